@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the kernel at every patch of the series, in a scratch worktree, with
+# the test configuration (ccache makes each step incremental). Bisectability:
+# fails at the first patch that does not build.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$top/build/linux
+wt=$top/build/bisect-wt
+git -C "$tree" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+git -C "$tree" worktree prune
+git -C "$tree" worktree add -q --detach "$wt" memaccel-base
+trap 'git -C "$tree" worktree remove --force "$wt"' EXIT
+mapfile -t commits < <(git -C "$tree" rev-list --reverse memaccel-base..HEAD)
+echo "bisect-check: base + ${#commits[@]} patches"
+n=0
+for c in memaccel-base "${commits[@]}"; do
+	git -C "$wt" checkout -q --detach "$c"
+	subj=$(git -C "$wt" log -1 --format=%s)
+	if KBUILD_OUT=$top/build/kbuild-bisect "$top/scripts/build-kernel.sh" test "$wt" >/dev/null; then
+		echo "ok $n - builds: $subj"
+	else
+		echo "not ok $n - does not build: $subj (log: build/kbuild-bisect/build.log)"
+		exit 1
+	fi
+	n=$((n + 1))
+done

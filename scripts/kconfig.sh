@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Configure a kernel build directory for the VM.
+#   kconfig.sh FLAVOR [TREE]    FLAVOR: test (with debug.config) or bench
+# Base: virtme-ng's defconfig (virtme-configkernel --defconfig), then the
+# fragments in kernel/configs/ merged on top. Every line of memaccel.config
+# (and debug.config for the test flavour) must hold in the result.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+flavor=${1:?usage: kconfig.sh test|bench [tree]}
+tree=${2:-$top/build/linux}
+out=${KBUILD_OUT:-$top/build/kbuild-$flavor}
+cfgdir=$top/kernel/configs
+case "$flavor" in
+test) frags=("$cfgdir/vm.config" "$cfgdir/memaccel.config" "$cfgdir/debug.config") ;;
+bench) frags=("$cfgdir/vm.config" "$cfgdir/memaccel.config") ;;
+*) echo "kconfig: unknown flavour '$flavor' (test|bench)" >&2; exit 1 ;;
+esac
+mkdir -p "$out"
+key=$( (cat "${frags[@]}" "$top/kernel/BASE"; vng --version 2>&1) | sha256sum | cut -d' ' -f1)
+if [ -f "$out/.config" ] && [ "$(cat "$out/.memaccel-config" 2>/dev/null)" = "$key" ]; then
+	exit 0
+fi
+cd "$tree"
+virtme-configkernel --defconfig "O=$out" >"$out/kconfig.log" 2>&1 ||
+	{ tail -20 "$out/kconfig.log" >&2; exit 1; }
+./scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
+make -s O="$out" olddefconfig
+rc=0
+for f in "${frags[@]}"; do
+	strict=1
+	[ "$(basename "$f")" = vm.config ] && strict=0
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) sym=${line%%=*}; want=$line ;;
+		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}; want= ;;
+		*) continue ;;
+		esac
+		have=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
+		case "$have" in "# "*) have= ;; esac
+		if [ "$have" != "$want" ]; then
+			if [ $strict = 1 ]; then
+				echo "kconfig: $(basename "$f"): wanted '${want:-$sym unset}', got '${have:-unset}'" >&2
+				rc=1
+			fi
+		fi
+	done <"$f"
+done
+[ $rc = 0 ] || { echo "kconfig: required options did not survive olddefconfig (missing dependency?)" >&2; exit 1; }
+echo "$key" >"$out/.memaccel-config"
+echo "kconfig: $out/.config ($flavor)"

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Sum up KTAP/TAP streams.
+
+    ktap.py [--junit XML ...] FILE...
+
+Counts every leaf result line ("ok N name", "not ok N name", "# SKIP"
+directives) at any nesting depth; a result line that has subtests is counted
+through its subtests only. pytest JUnit XML files add their cases. A stream
+that announces a plan ("1..N") but reports fewer results counts the missing
+ones as failed, so a crashed or truncated run cannot pass. Prints failed and
+skipped test names, then one line "N passed, N failed, N skipped"; exits 1
+if anything failed or nothing ran.
+"""
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+RESULT = re.compile(r"^(\s*)(not ok|ok)\s+(\d+)\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(.*))?$")
+PLAN = re.compile(r"^(\s*)1\.\.(\d+)")
+
+
+class Counts:
+    def __init__(self):
+        self.passed = self.failed = self.skipped = 0
+        self.failures = []
+        self.skips = []
+
+    def add(self, status, name, directive=""):
+        d = (directive or "").strip()
+        if status == "not ok" and not d.upper().startswith("TODO"):
+            self.failed += 1
+            self.failures.append(name)
+        elif d.upper().startswith("SKIP"):
+            self.skipped += 1
+            self.skips.append(f"{name}: {d[4:].strip() or 'no reason given'}")
+        else:
+            self.passed += 1
+
+
+def indent_of(s):
+    return len(s.expandtabs(4))
+
+
+def parse_stream(lines, origin, counts):
+    """Count leaf results. Nesting is by indentation (KTAP) or by a '# '
+    prefix (kselftest subtests printed as '# ok 1 ...')."""
+    entries = []  # (depth, status, name, directive)
+    plans = {}    # depth -> announced plan (first seen at that depth)
+    for raw in lines:
+        stripped = raw.rstrip("\n")
+        prefix_depth = 0
+        while stripped.lstrip().startswith("# "):
+            inner = stripped.lstrip()[2:]
+            if not (RESULT.match(inner) or PLAN.match(inner)):
+                break
+            stripped = inner
+            prefix_depth += 1
+        m = RESULT.match(stripped)
+        if m:
+            depth = indent_of(m.group(1)) // 2 + prefix_depth
+            entries.append((depth, m.group(2), m.group(4).strip(), m.group(5) or ""))
+            continue
+        p = PLAN.match(stripped)
+        if p:
+            d = indent_of(p.group(1)) // 2 + prefix_depth
+            plans.setdefault(d, int(p.group(2)))
+    # A result is a leaf unless the entries just before it are deeper
+    # (subtests are printed before their parent's result line).
+    top_seen = 0
+    for i, (depth, status, name, directive) in enumerate(entries):
+        has_children = i > 0 and entries[i - 1][0] > depth
+        if depth == min((e[0] for e in entries), default=0):
+            top_seen += 1
+        if has_children and status == "ok":
+            continue
+        if has_children and status == "not ok":
+            # children already carry the failure if any failed; count the
+            # parent failure only if none of them did.
+            j = i - 1
+            child_failed = False
+            while j >= 0 and entries[j][0] > depth:
+                if entries[j][1] == "not ok":
+                    child_failed = True
+                j -= 1
+            if child_failed:
+                continue
+        counts.add(status, f"{origin}: {name}", directive)
+    if entries:
+        top = min(e[0] for e in entries)
+        want = plans.get(top)
+        if want is not None and top_seen < want:
+            missing = want - top_seen
+            counts.failed += missing
+            counts.failures.append(f"{origin}: {missing} planned test(s) never reported")
+    return counts
+
+
+def parse_junit(path, counts):
+    root = ET.parse(path).getroot()
+    for case in root.iter("testcase"):
+        name = f"{path}: {case.get('classname')}.{case.get('name')}"
+        if case.find("failure") is not None or case.find("error") is not None:
+            counts.add("not ok", name)
+        elif case.find("skipped") is not None:
+            msg = case.find("skipped").get("message", "")
+            counts.add("ok", name, f"SKIP {msg}")
+        else:
+            counts.add("ok", name)
+
+
+def main(argv):
+    counts = Counts()
+    files = []
+    it = iter(argv)
+    for a in it:
+        if a == "--junit":
+            parse_junit(next(it), counts)
+        else:
+            files.append(a)
+    for f in files:
+        with open(f, errors="replace") as fh:
+            parse_stream(fh, f, counts)
+    for s in counts.skips:
+        print(f"SKIP {s}")
+    for f in counts.failures:
+        print(f"FAIL {f}")
+    line = f"{counts.passed} passed, {counts.failed} failed"
+    if counts.skipped:
+        line += f", {counts.skipped} skipped"
+    print(line)
+    total = counts.passed + counts.failed + counts.skipped
+    return 1 if counts.failed or total == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make test: set up, build, run every test, print one summary line.
+#   host tests (pytest), series hygiene, then in the 2-node VM: topology,
+#   migbench, KUnit, upstream mm selftests, dmesg; in the 4-node VM:
+#   topology, dmesg. All KTAP is summed by scripts/ktap.py.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+out=$top/build/test-out
+t0=$(date +%s)
+step() { echo "== $* ($(( $(date +%s) - t0 ))s)"; }
+die() { echo "test: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+step setup
+scripts/setup.sh || die "setup failed"
+step kernel tree
+[ -d build/linux/.git ] || scripts/kernel-tree.sh || die "kernel-tree failed"
+step build: tools
+make -s -C tools || die "tools build failed"
+step build: test kernel
+scripts/build-kernel.sh test || die "kernel build failed"
+step build: mm selftests
+scripts/build-selftests.sh || die "selftests build failed"
+
+rm -rf "$out"
+mkdir -p "$out"
+step host tests
+python3 -m pytest -q -p no:cacheprovider --junitxml="$out/host.xml" tests/host
+step series hygiene
+{ echo "KTAP version 1"; scripts/series.sh check; } >"$out/series.tap" 2>&1
+cat "$out/series.tap"
+
+vm_tests() {
+	local topo=$1
+	shift
+	local x=$out/vm-$topo
+	mkdir -p "$x"
+	step "VM $topo: $*"
+	MEMACCEL_TOPOLOGY=$topo scripts/vm-run --topology "$topo" --xdir "$x" \
+		--rwdir build/kselftest --timeout "${MEMACCEL_VM_TIMEOUT:-2400}" -- \
+		env MEMACCEL_TOPOLOGY="$topo" tests/vm/run.sh "$x/ktap" "$@"
+	local rc=$?
+	mkdir -p "$x/ktap"
+	if [ $rc != 0 ]; then
+		printf 'KTAP version 1\n1..1\nnot ok 1 VM %s run (vm-run exit %d)\n' "$topo" "$rc" >"$x/vm-run.tap"
+	fi
+	# Whatever the guest finished is counted; a test cut short by a hang
+	# reports fewer results than it planned and counts as failed, and a test
+	# that never ran at all counts as one failure.
+	local t
+	for t in "$@" dmesg; do
+		[ -s "$x/ktap/$t.tap" ] ||
+			printf 'KTAP version 1\n1..1\nnot ok 1 %s (%s): no result\n' "$t" "$topo" >"$x/ktap/$t.tap"
+	done
+}
+vm_tests 2node topology migbench kunit mm-selftests
+vm_tests 4node topology
+
+step summary
+mapfile -t taps < <(find "$out" -name '*.tap' | sort)
+python3 scripts/ktap.py --junit "$out/host.xml" "${taps[@]}"

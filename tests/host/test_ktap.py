@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+"""scripts/ktap.py: the numbers in the summary line are what the streams say."""
+import os
+
+from conftest import TOP, run
+
+KTAP = os.path.join(TOP, "scripts", "ktap.py")
+
+
+def summarize(tmp_path, *streams, junit=None):
+    files = []
+    for i, s in enumerate(streams):
+        p = tmp_path / f"s{i}.tap"
+        p.write_text(s)
+        files.append(str(p))
+    args = ["python3", KTAP] + (["--junit", junit] if junit else []) + files
+    r = run(args)
+    return r.returncode, r.stdout.strip().splitlines()[-1], r.stdout
+
+
+def test_flat_pass_fail_skip(tmp_path):
+    rc, line, _ = summarize(tmp_path, "KTAP version 1\n1..3\nok 1 a\nnot ok 2 b\nok 3 c # SKIP why\n")
+    assert line == "1 passed, 1 failed, 1 skipped"
+    assert rc == 1
+
+
+def test_all_pass_exit_zero(tmp_path):
+    rc, line, _ = summarize(tmp_path, "1..2\nok 1 a\nok 2 b\n")
+    assert (rc, line) == (0, "2 passed, 0 failed")
+
+
+def test_nested_counts_leaves_only(tmp_path):
+    s = ("KTAP version 1\n1..2\n    KTAP version 1\n    1..2\n    ok 1 x\n    ok 2 y\n"
+         "ok 1 suite\nok 2 z\n")
+    rc, line, _ = summarize(tmp_path, s)
+    assert (rc, line) == (0, "3 passed, 0 failed")
+
+
+def test_failed_parent_without_failed_child_counts_once(tmp_path):
+    s = "1..1\n    1..1\n    ok 1 x\nnot ok 1 suite\n"
+    rc, line, _ = summarize(tmp_path, s)
+    assert line == "1 passed, 1 failed"
+
+
+def test_kselftest_hash_prefixed_subtests(tmp_path):
+    s = ("TAP version 13\n# running ./migration\n# 1..2\n# ok 1 migration.a\n"
+         "# not ok 2 migration.b\nnot ok 1 migration # exit=1\n# some chatter ok\n1..1\n")
+    rc, line, out = summarize(tmp_path, s)
+    assert line == "1 passed, 1 failed"
+    assert "migration.b" in out
+
+
+def test_truncated_stream_counts_missing_as_failed(tmp_path):
+    rc, line, out = summarize(tmp_path, "KTAP version 1\n1..4\nok 1 a\nok 2 b\n")
+    assert line == "2 passed, 2 failed"
+    assert "never reported" in out
+    assert rc == 1
+
+
+def test_nothing_ran_is_failure(tmp_path):
+    rc, line, _ = summarize(tmp_path, "KTAP version 1\n")
+    assert (rc, line) == (1, "0 passed, 0 failed")
+
+
+def test_skip_reason_is_shown(tmp_path):
+    _, _, out = summarize(tmp_path, "1..1\nok 1 numa # SKIP needs 2 nodes\n")
+    assert "SKIP" in out and "needs 2 nodes" in out
+
+
+def test_junit(tmp_path):
+    x = tmp_path / "j.xml"
+    x.write_text('<testsuites><testsuite><testcase classname="c" name="a"/>'
+                 '<testcase classname="c" name="b"><failure message="m"/></testcase>'
+                 '<testcase classname="c" name="s"><skipped message="why"/></testcase>'
+                 '</testsuite></testsuites>')
+    rc, line, _ = summarize(tmp_path, "1..1\nok 1 k\n", junit=str(x))
+    assert line == "2 passed, 1 failed, 1 skipped"

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+"""migbench's command line: bad input is refused before anything is measured.
+(Measurement and verification are tested in the VM: tests/vm/migbench.sh.)"""
+import os
+
+import pytest
+
+from conftest import TOP, run
+
+MB = os.path.join(TOP, "tools", "migbench", "migbench")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def build():
+    r = run(["make", "-s", "-C", os.path.join(TOP, "tools")])
+    assert r.returncode == 0, r.stderr
+
+
+def test_help():
+    r = run([MB, "--help"])
+    assert r.returncode == 0 and "--sizes" in r.stdout
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["--sizes", "3K"], "power of two"),
+    (["--sizes", "4M"], "power of two"),
+    (["--sizes", "64Q"], "bad size"),
+    (["--counts", "0"], "bad list element"),
+    (["--tables", "c"], "unknown table"),
+    (["--total", "3M"], "multiple of 2M"),
+    (["--src", "1", "--dst", "1"], "different nodes"),
+    (["--threads", "0"], "--threads"),
+    (["--label", "a,b"], "must not contain"),
+    (["--reps"], "missing value"),
+    (["--bogus", "1"], "unknown option"),
+])
+def test_bad_input(args, msg):
+    r = run([MB] + args)
+    assert r.returncode == 1
+    assert msg in r.stderr
+
+
+def test_csv_header_matches_results_reader():
+    r = run([MB, "--csv-header"])
+    cols = r.stdout.strip().split(",")
+    for c in ("label", "table", "folio_bytes", "nr_folios", "threads", "bytes", "rep", "gbps"):
+        assert c in cols

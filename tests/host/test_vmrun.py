@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0
+"""scripts/vm-run against a fake vng: exit codes, output, bounded hangs."""
+import os
+import stat
+import time
+
+from conftest import TOP, run
+
+VMRUN = os.path.join(TOP, "scripts", "vm-run")
+
+# The fake vng runs the --exec script on the host (the exchange directory is
+# a host path), or misbehaves as FAKE_VNG says.
+FAKE = """#!/usr/bin/env bash
+while [ $# -gt 0 ]; do
+	case "$1" in --exec) script=$2; shift ;; esac
+	shift
+done
+echo "fake console: booting"
+case "${FAKE_VNG:-ok}" in
+hang-boot) sleep 600 ;;
+die) exit 3 ;;
+esac
+exec bash -c "$script"
+"""
+
+
+def env_with_fake(tmp_path, mode):
+    b = tmp_path / "bin"
+    b.mkdir(exist_ok=True)
+    v = b / "vng"
+    v.write_text(FAKE)
+    v.chmod(v.stat().st_mode | stat.S_IEXEC)
+    k = tmp_path / "kernel" / "arch" / "x86" / "boot"
+    k.mkdir(parents=True, exist_ok=True)
+    (k / "bzImage").write_text("")
+    env = dict(os.environ, PATH=f"{b}:{os.environ['PATH']}", FAKE_VNG=mode, MEMACCEL_KVM="0")
+    return env, str(tmp_path / "kernel")
+
+
+def vmrun(tmp_path, mode, *cmd, extra=()):
+    env, kdir = env_with_fake(tmp_path, mode)
+    return run([VMRUN, "--kernel", kdir, "--xdir", str(tmp_path / "x"), "--cwd", str(tmp_path),
+                *extra, "--", *cmd], env=env)
+
+
+def test_exit_code_and_output_pass_through(tmp_path):
+    r = vmrun(tmp_path, "ok", "sh", "-c", "echo hello from guest; exit 7")
+    assert r.returncode == 7
+    assert "hello from guest" in r.stdout
+
+
+def test_success(tmp_path):
+    r = vmrun(tmp_path, "ok", "true")
+    assert r.returncode == 0
+
+
+def test_boot_hang_is_bounded(tmp_path):
+    t = time.monotonic()
+    r = vmrun(tmp_path, "hang-boot", "true", extra=("--boot-timeout", "3"))
+    assert time.monotonic() - t < 30
+    assert r.returncode == 125
+    assert "did not reach the command" in r.stderr
+    assert "fake console: booting" in r.stderr
+
+
+def test_command_hang_is_bounded(tmp_path):
+    t = time.monotonic()
+    r = vmrun(tmp_path, "ok", "sleep", "600", extra=("--timeout", "4"))
+    assert time.monotonic() - t < 30
+    assert r.returncode == 124
+    assert "did not finish within 4s" in r.stderr
+
+
+def test_vng_dies_is_boot_failure(tmp_path):
+    r = vmrun(tmp_path, "die", "true")
+    assert r.returncode == 125
+    assert "before the guest command finished" in r.stderr
+
+
+def test_missing_kernel_is_clear(tmp_path):
+    r = run([VMRUN, "--kernel", str(tmp_path / "nope"), "--", "true"],
+            env=dict(os.environ, MEMACCEL_KVM="0"))
+    assert r.returncode == 125
+    assert "no kernel" in r.stderr
+
+
+def test_topologies(tmp_path):
+    for topo, numa, mem in (("2node", 2, "5120M"), ("4node", 4, "6144M")):
+        r = run([VMRUN, "--print-cmd", "--topology", topo, "--xdir", str(tmp_path), "--", "true"],
+                env=dict(os.environ, MEMACCEL_KVM="0"))
+        assert r.returncode == 0
+        args = r.stdout.split()
+        assert args.count("--numa") == numa
+        assert args[args.index("--memory") + 1] == mem
+        assert "--disable-kvm" in args
+    # memory-only nodes in 4node have no cpus=
+    assert "--numa 1G --numa 1G" in r.stdout

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# KTAP helpers for in-guest tests. Source this, call ktap_plan N, then
+# ktap_ok/ktap_fail/ktap_skip per result, and ktap_exit at the end.
+KTAP_N=0
+KTAP_FAILED=0
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+
+ktap_plan() { echo "KTAP version 1"; echo "1..$1"; }
+ktap_ok() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $*"; }
+ktap_fail() { KTAP_N=$((KTAP_N + 1)); KTAP_FAILED=1; echo "not ok $KTAP_N $*"; }
+ktap_skip() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $1 # SKIP $2"; }
+ktap_diag() { sed 's/^/# /'; }
+# ktap_check NAME CMD...: ok if CMD succeeds; its output as diagnostics.
+ktap_check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ktap_ok "$name"
+	else
+		ktap_fail "$name"
+		printf '%s\n' "$out" | tail -20 | ktap_diag
+	fi
+}
+# ktap_expect_rc NAME RC CMD...: ok if CMD exits with exactly RC.
+ktap_expect_rc() {
+	local name=$1 want=$2 out rc
+	shift 2
+	out=$("$@" 2>&1) && rc=0 || rc=$?
+	if [ "$rc" = "$want" ]; then
+		ktap_ok "$name"
+	else
+		ktap_fail "$name"
+		echo "exit code $rc, expected $want" | ktap_diag
+		printf '%s\n' "$out" | tail -20 | ktap_diag
+	fi
+}
+ktap_exit() { exit $KTAP_FAILED; }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The guest has the NUMA topology and the kernel features memaccel relies on.
+# MEMACCEL_TOPOLOGY (2node|4node) says what the host asked for.
+. "$(dirname "$0")/lib.sh"
+topo=${MEMACCEL_TOPOLOGY:-2node}
+ktap_plan 8
+nodes=$(cat /sys/devices/system/node/online)
+case "$topo" in
+2node) want_nodes=0-1; want_cpu=(0 1); want_memonly=() ;;
+4node) want_nodes=0-3; want_cpu=(0 1); want_memonly=(2 3) ;;
+esac
+if [ "$nodes" = "$want_nodes" ]; then ktap_ok "online nodes $nodes ($topo)"
+else ktap_fail "online nodes $nodes, expected $want_nodes ($topo)"; fi
+ok=1
+for n in "${want_cpu[@]}"; do
+	[ "$(cat /sys/devices/system/node/node$n/cpulist)" = "$n" ] || ok=0
+done
+for n in "${want_memonly[@]}"; do
+	[ -z "$(cat /sys/devices/system/node/node$n/cpulist)" ] || ok=0
+done
+[ $ok = 1 ] && ktap_ok "one CPU per CPU node, memory-only nodes have none" ||
+	{ ktap_fail "CPU placement"; grep . /sys/devices/system/node/node*/cpulist | ktap_diag; }
+ok=1
+for d in /sys/devices/system/node/node[0-9]*; do
+	mb=$(awk '/MemTotal/ {print int($4/1024)}' "$d/meminfo")
+	[ "$mb" -ge 700 ] || ok=0
+done
+[ $ok = 1 ] && ktap_ok "every node has memory" ||
+	{ ktap_fail "every node has memory"; grep MemTotal /sys/devices/system/node/node*/meminfo | ktap_diag; }
+ktap_check "mTHP sizes 16K..2M exposed" test -e /sys/kernel/mm/transparent_hugepage/hugepages-16kB/enabled -a \
+	-e /sys/kernel/mm/transparent_hugepage/hugepages-1024kB/enabled -a -e /sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled
+ktap_check "KSM sysfs present" test -w /sys/kernel/mm/ksm/run
+ktap_check "DAMON sysfs present" test -d /sys/kernel/mm/damon/admin
+ktap_check "NUMA balancing sysctl present" test -w /proc/sys/kernel/numa_balancing
+ktap_check "dmatest module loads and unloads" sh -c 'modprobe dmatest && modprobe -r dmatest'
+ktap_exit

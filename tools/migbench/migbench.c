@@ -1,0 +1,748 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * migbench - move_pages(2) throughput by folio size and by folio count.
+ *
+ * Reproduces the two tables of the "batch folio copy + copy offload" RFC:
+ *  (a) GB/s moving a fixed total from node SRC to node DST, for folio sizes
+ *      4K..2M (mTHP sysfs sizes; 2M through THP with MADV_HUGEPAGE);
+ *  (b) GB/s for 2 MB folios by number of folios moved.
+ * plus the in-guest copy limit: memcpy bandwidth SRC->DST with one thread
+ * and with N threads, measured the same way, so each table can be read
+ * against what the machine can copy at all.
+ *
+ * Every measurement is checked: before the move, each folio must have
+ * exactly the asked size (from /proc/self/pagemap + /proc/kpageflags); after
+ * the move, every base page must be on DST, still in a folio of that size,
+ * and hold exactly the bytes written before. Any mismatch is fatal (exit 2).
+ * Needs root (kpageflags, mTHP sysfs).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <numaif.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE_SZ		4096UL
+#define PMD_SZ		(2UL << 20)
+#define KPF_COMPOUND_HEAD	15
+#define KPF_COMPOUND_TAIL	16
+#define THP_DIR		"/sys/kernel/mm/transparent_hugepage"
+#define MAX_LIST	32
+#define MAX_MTHP	16
+
+enum { EXIT_USAGE = 1, EXIT_CHECK = 2, EXIT_SYS = 3 };
+
+static struct {
+	unsigned long sizes[MAX_LIST];
+	int nr_sizes;
+	unsigned long counts[MAX_LIST];
+	int nr_counts;
+	unsigned long total;
+	int reps;
+	int src, dst;
+	int threads;
+	bool do_a, do_b, do_limit;
+	const char *label;
+	const char *csv_path;
+	bool inject_corrupt;
+	bool no_mthp_setup;
+} opt;
+
+static FILE *csv;
+static int pagemap_fd = -1, kpageflags_fd = -1;
+
+static void fatal(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "migbench: FAIL: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(code);
+}
+
+/* ---- mTHP / THP sysfs: set per measurement, restored at exit ---- */
+
+static struct {
+	char path[128];
+	char saved[32];
+} mthp[MAX_MTHP + 1];
+static int nr_mthp;
+static bool mthp_saved;
+
+static int read_selected(const char *path, char *buf, size_t len)
+{
+	char line[256], *l, *r;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	l = strchr(line, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (!l || !r)
+		return -1;
+	*r = '\0';
+	snprintf(buf, len, "%s", l + 1);
+	return 0;
+}
+
+static void write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, val, strlen(val)) < 0)
+		fatal(EXIT_SYS, "write '%s' to %s: %s", val, path, strerror(errno));
+	close(fd);
+}
+
+static void mthp_restore(void)
+{
+	int i;
+
+	if (!mthp_saved)
+		return;
+	for (i = 0; i < nr_mthp; i++) {
+		int fd = open(mthp[i].path, O_WRONLY);
+
+		if (fd >= 0) {
+			if (write(fd, mthp[i].saved, strlen(mthp[i].saved)) < 0)
+				perror(mthp[i].path);
+			close(fd);
+		}
+	}
+	mthp_saved = false;
+}
+
+static void on_signal(int sig)
+{
+	mthp_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void mthp_save(void)
+{
+	static const unsigned int kb[] = { 16, 32, 64, 128, 256, 512, 1024, 2048 };
+	unsigned int i;
+
+	snprintf(mthp[nr_mthp].path, sizeof(mthp[0].path), THP_DIR "/enabled");
+	if (read_selected(mthp[nr_mthp].path, mthp[nr_mthp].saved,
+			  sizeof(mthp[0].saved)))
+		fatal(EXIT_SYS, "cannot read %s (THP support missing?)",
+		      mthp[nr_mthp].path);
+	nr_mthp++;
+	for (i = 0; i < sizeof(kb) / sizeof(kb[0]); i++) {
+		snprintf(mthp[nr_mthp].path, sizeof(mthp[0].path),
+			 THP_DIR "/hugepages-%ukB/enabled", kb[i]);
+		if (read_selected(mthp[nr_mthp].path, mthp[nr_mthp].saved,
+				  sizeof(mthp[0].saved)) == 0)
+			nr_mthp++;
+	}
+	mthp_saved = true;
+	atexit(mthp_restore);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+}
+
+/*
+ * Make anonymous faults produce folios of exactly @size: only that size's
+ * mTHP control is "always" (2M: THP "madvise" + MADV_HUGEPAGE on the range),
+ * every other size "never".
+ */
+static void mthp_select(unsigned long size)
+{
+	char path[128];
+	int i;
+
+	if (opt.no_mthp_setup)
+		return;
+	write_str(THP_DIR "/enabled", "madvise");
+	for (i = 1; i < nr_mthp; i++)
+		write_str(mthp[i].path, "never");
+	if (size == PAGE_SZ)
+		return;
+	snprintf(path, sizeof(path), THP_DIR "/hugepages-%lukB/enabled",
+		 size >> 10);
+	if (access(path, W_OK))
+		fatal(EXIT_SYS, "%s: %s (folio size not supported by this kernel)",
+		      path, strerror(errno));
+	write_str(path, size == PMD_SZ ? "inherit" : "always");
+}
+
+/* ---- folio size and placement checks ---- */
+
+static uint64_t pfn_of(uint64_t pm)
+{
+	return pm & ((1ULL << 55) - 1);
+}
+
+static void read_pagemap(char *addr, unsigned long npages, uint64_t *out)
+{
+	off_t off = (uintptr_t)addr / PAGE_SZ * 8;
+	ssize_t want = npages * 8;
+
+	if (pread(pagemap_fd, out, want, off) != want)
+		fatal(EXIT_SYS, "read /proc/self/pagemap: %s", strerror(errno));
+}
+
+/* Fails unless [addr, addr+len) is made of folios of exactly @fsize. */
+static void check_folios(char *addr, unsigned long len, unsigned long fsize,
+			 const char *when)
+{
+	unsigned long npages = len / PAGE_SZ, per = fsize / PAGE_SZ, i, j;
+	uint64_t *pm = malloc(npages * 8), *kf = malloc((per + 1) * 8);
+
+	if (!pm || !kf)
+		fatal(EXIT_SYS, "out of memory");
+	read_pagemap(addr, npages, pm);
+	for (i = 0; i < npages; i += per) {
+		uint64_t pfn = pfn_of(pm[i]);
+		ssize_t got;
+
+		if (!(pm[i] >> 63) || !pfn)
+			fatal(EXIT_CHECK, "%s: page at +%lu not present", when,
+			      i * PAGE_SZ);
+		for (j = 1; j < per; j++)
+			if (pfn_of(pm[i + j]) != pfn + j)
+				fatal(EXIT_CHECK,
+				      "%s: asked %lu KiB folios, but +%lu KiB is not physically contiguous with its folio head",
+				      when, fsize >> 10, ((i + j) * PAGE_SZ) >> 10);
+		got = pread(kpageflags_fd, kf, (per + 1) * 8, pfn * 8);
+		if (got < (ssize_t)(per * 8))
+			fatal(EXIT_SYS, "read /proc/kpageflags: %s", strerror(errno));
+		if (got < (ssize_t)((per + 1) * 8))
+			kf[per] = 0;
+		if (per == 1) {
+			if (kf[0] & ((1ULL << KPF_COMPOUND_HEAD) | (1ULL << KPF_COMPOUND_TAIL)))
+				fatal(EXIT_CHECK,
+				      "%s: asked 4 KiB pages, got a large folio at +%lu KiB",
+				      when, (i * PAGE_SZ) >> 10);
+			continue;
+		}
+		if (!(kf[0] & (1ULL << KPF_COMPOUND_HEAD)))
+			fatal(EXIT_CHECK,
+			      "%s: asked %lu KiB folios, but +%lu KiB is not a folio head (smaller folio or base page)",
+			      when, fsize >> 10, (i * PAGE_SZ) >> 10);
+		for (j = 1; j < per; j++)
+			if (!(kf[j] & (1ULL << KPF_COMPOUND_TAIL)))
+				fatal(EXIT_CHECK,
+				      "%s: asked %lu KiB folios, got a %lu KiB folio at +%lu KiB",
+				      when, fsize >> 10, (j * PAGE_SZ) >> 10,
+				      (i * PAGE_SZ) >> 10);
+		if (kf[per] & (1ULL << KPF_COMPOUND_TAIL))
+			fatal(EXIT_CHECK,
+			      "%s: asked %lu KiB folios, got a larger folio at +%lu KiB",
+			      when, fsize >> 10, (i * PAGE_SZ) >> 10);
+	}
+	free(pm);
+	free(kf);
+}
+
+static void check_node(char *addr, unsigned long len, int node)
+{
+	unsigned long npages = len / PAGE_SZ, i;
+	void **pages = malloc(npages * sizeof(void *));
+	int *status = malloc(npages * sizeof(int));
+
+	if (!pages || !status)
+		fatal(EXIT_SYS, "out of memory");
+	for (i = 0; i < npages; i++)
+		pages[i] = addr + i * PAGE_SZ;
+	if (move_pages(0, npages, pages, NULL, status, 0))
+		fatal(EXIT_SYS, "move_pages(query): %s", strerror(errno));
+	for (i = 0; i < npages; i++)
+		if (status[i] != node)
+			fatal(EXIT_CHECK, "page at +%lu KiB is on node %d, expected %d",
+			      (i * PAGE_SZ) >> 10, status[i], node);
+	free(pages);
+	free(status);
+}
+
+/* ---- data pattern ---- */
+
+static inline uint64_t pattern(uint64_t word, uint64_t seed)
+{
+	uint64_t x = (word + 1) * 0x9E3779B97F4A7C15ULL ^ seed;
+
+	return x ^ (x >> 29);
+}
+
+static void fill(char *addr, unsigned long len, uint64_t seed)
+{
+	uint64_t *w = (uint64_t *)addr;
+	unsigned long i;
+
+	for (i = 0; i < len / 8; i++)
+		w[i] = pattern(i, seed);
+}
+
+static void verify(char *addr, unsigned long len, uint64_t seed)
+{
+	uint64_t *w = (uint64_t *)addr;
+	unsigned long i;
+
+	for (i = 0; i < len / 8; i++)
+		if (w[i] != pattern(i, seed))
+			fatal(EXIT_CHECK,
+			      "data corrupted after move at +%lu: %#" PRIx64 " != %#" PRIx64,
+			      i * 8, w[i], pattern(i, seed));
+}
+
+/* ---- one measurement ---- */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *alloc_on(unsigned long len, int node, unsigned long fsize)
+{
+	unsigned long mask = 1UL << node;
+	char *raw, *p;
+
+	/* Over-allocate so the range can be aligned to the PMD size. */
+	raw = mmap(NULL, len + PMD_SZ, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED)
+		fatal(EXIT_SYS, "mmap %lu: %s", len, strerror(errno));
+	p = (char *)(((uintptr_t)raw + PMD_SZ - 1) & ~(PMD_SZ - 1));
+	if (p != raw)
+		munmap(raw, p - raw);
+	munmap(p + len, raw + PMD_SZ - p);
+	if (mbind(p, len, MPOL_BIND, &mask, sizeof(mask) * 8, 0))
+		fatal(EXIT_SYS, "mbind node %d: %s", node, strerror(errno));
+	if (madvise(p, len, fsize == PMD_SZ ? MADV_HUGEPAGE : MADV_NOHUGEPAGE))
+		fatal(EXIT_SYS, "madvise: %s", strerror(errno));
+	return p;
+}
+
+/* Moves @nr folios of @fsize from src to dst; returns seconds for move_pages. */
+static double measure_move(unsigned long fsize, unsigned long nr, int rep)
+{
+	unsigned long len = fsize * nr, i;
+	uint64_t seed = ((uint64_t)fsize << 20) ^ ((uint64_t)nr << 8) ^ rep;
+	void **pages = malloc(nr * sizeof(void *));
+	int *nodes = malloc(nr * sizeof(int)), *status = malloc(nr * sizeof(int));
+	char *p;
+	double t0, t1;
+	long ret;
+
+	if (!pages || !nodes || !status)
+		fatal(EXIT_SYS, "out of memory");
+	mthp_select(fsize);
+	p = alloc_on(len, opt.src, fsize);
+	fill(p, len, seed);
+	check_folios(p, len, fsize, "before move");
+	check_node(p, len, opt.src);
+	for (i = 0; i < nr; i++) {
+		pages[i] = p + i * fsize;
+		nodes[i] = opt.dst;
+		status[i] = INT_MIN;
+	}
+	t0 = now();
+	ret = move_pages(0, nr, pages, nodes, status, MPOL_MF_MOVE);
+	t1 = now();
+	if (ret < 0)
+		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
+	if (ret > 0)
+		fatal(EXIT_CHECK, "move_pages: %ld folios not migrated", ret);
+	for (i = 0; i < nr; i++)
+		if (status[i] != opt.dst)
+			fatal(EXIT_CHECK, "folio %lu: status %d, expected node %d",
+			      i, status[i], opt.dst);
+	if (opt.inject_corrupt)
+		p[len / 2] ^= 0x5a;
+	check_node(p, len, opt.dst);
+	check_folios(p, len, fsize, "after move");
+	verify(p, len, seed);
+	munmap(p, len);
+	free(pages);
+	free(nodes);
+	free(status);
+	return t1 - t0;
+}
+
+/* ---- copy limit: memcpy SRC -> DST ---- */
+
+struct cp_job {
+	char *dst, *src;
+	unsigned long len;
+	pthread_barrier_t *bar;
+};
+
+static void *cp_thread(void *arg)
+{
+	struct cp_job *j = arg;
+
+	pthread_barrier_wait(j->bar);
+	memcpy(j->dst, j->src, j->len);
+	/* The copy is used: the compiler may not drop it. */
+	__asm__ volatile("" : : "r"(j->dst) : "memory");
+	pthread_barrier_wait(j->bar);
+	return NULL;
+}
+
+static double measure_copy(int threads, unsigned long len)
+{
+	pthread_t tid[64];
+	struct cp_job job[64];
+	pthread_barrier_t bar;
+	unsigned long chunk = len / threads / PAGE_SZ * PAGE_SZ;
+	char *s = alloc_on(len, opt.src, PAGE_SZ), *d = alloc_on(len, opt.dst, PAGE_SZ);
+	double t0, t1;
+	int i;
+
+	fill(s, len, 7);
+	memset(d, 1, len);	/* fault in: measure the copy, not page faults */
+	pthread_barrier_init(&bar, NULL, threads + 1);
+	for (i = 0; i < threads; i++) {
+		job[i] = (struct cp_job){ d + i * chunk, s + i * chunk,
+			i == threads - 1 ? len - i * chunk : chunk, &bar };
+		if (pthread_create(&tid[i], NULL, cp_thread, &job[i]))
+			fatal(EXIT_SYS, "pthread_create");
+	}
+	pthread_barrier_wait(&bar);
+	t0 = now();
+	pthread_barrier_wait(&bar);
+	t1 = now();
+	for (i = 0; i < threads; i++)
+		pthread_join(tid[i], NULL);
+	pthread_barrier_destroy(&bar);
+	if (memcmp(s, d, len))
+		fatal(EXIT_CHECK, "copy limit: memcpy result differs");
+	munmap(s, len);
+	munmap(d, len);
+	return t1 - t0;
+}
+
+/* ---- statistics and output ---- */
+
+struct stat_acc {
+	double sum, sumsq;
+	int n;
+};
+
+static void acc_add(struct stat_acc *a, double v)
+{
+	a->sum += v;
+	a->sumsq += v * v;
+	a->n++;
+}
+
+static double acc_mean(const struct stat_acc *a)
+{
+	return a->n ? a->sum / a->n : 0;
+}
+
+static double acc_sd(const struct stat_acc *a)
+{
+	double m = acc_mean(a), v;
+
+	if (a->n < 2)
+		return 0;
+	v = (a->sumsq - a->n * m * m) / (a->n - 1);
+	return v > 0 ? sqrt(v) : 0;
+}
+
+static void csv_row(const char *table, unsigned long fsize, unsigned long nr,
+		    int threads, unsigned long bytes, int rep, double secs)
+{
+	if (!csv)
+		return;
+	fprintf(csv, "%s,%s,%lu,%lu,%d,%lu,%d,%.6f,%.4f\n", opt.label, table,
+		fsize, nr, threads, bytes, rep, secs, bytes / secs / 1e9);
+	fflush(csv);
+}
+
+static const char *size_name(unsigned long s, char *buf, size_t len)
+{
+	if (s >= (1UL << 20) && !(s % (1UL << 20)))
+		snprintf(buf, len, "%luM", s >> 20);
+	else
+		snprintf(buf, len, "%luK", s >> 10);
+	return buf;
+}
+
+static void table_a(void)
+{
+	struct stat_acc acc[MAX_LIST] = { 0 };
+	char name[24];
+	int s, r;
+
+	for (s = 0; s < opt.nr_sizes; s++) {
+		unsigned long fsize = opt.sizes[s], nr = opt.total / fsize;
+
+		for (r = 0; r < opt.reps; r++) {
+			double t = measure_move(fsize, nr, r);
+
+			acc_add(&acc[s], nr * fsize / t / 1e9);
+			csv_row("a", fsize, nr, 0, nr * fsize, r, t);
+		}
+	}
+	printf("\n### (a) move_pages(2) throughput by folio size, GB/s (mean ± sd, %lu MiB per move)\n\n|",
+	       opt.total >> 20);
+	printf(" label |");
+	for (s = 0; s < opt.nr_sizes; s++)
+		printf(" %s |", size_name(opt.sizes[s], name, sizeof(name)));
+	printf("\n|---|");
+	for (s = 0; s < opt.nr_sizes; s++)
+		printf("---|");
+	printf("\n| %s |", opt.label);
+	for (s = 0; s < opt.nr_sizes; s++)
+		printf(" %.3f ± %.3f |", acc_mean(&acc[s]), acc_sd(&acc[s]));
+	printf("\n");
+}
+
+static void table_b(void)
+{
+	struct stat_acc acc;
+	int c, r;
+
+	printf("\n### (b) move_pages(2) throughput of 2 MB folios by count, GB/s (mean ± sd)\n\n");
+	printf("| folios | %s |\n|---|---|\n", opt.label);
+	for (c = 0; c < opt.nr_counts; c++) {
+		unsigned long nr = opt.counts[c];
+
+		memset(&acc, 0, sizeof(acc));
+		for (r = 0; r < opt.reps; r++) {
+			double t = measure_move(PMD_SZ, nr, r);
+
+			acc_add(&acc, nr * PMD_SZ / t / 1e9);
+			csv_row("b", PMD_SZ, nr, 0, nr * PMD_SZ, r, t);
+		}
+		printf("| %lu | %.3f ± %.3f |\n", nr, acc_mean(&acc), acc_sd(&acc));
+	}
+}
+
+static void table_limit(void)
+{
+	int tlist[2] = { 1, opt.threads }, i, r, n = opt.threads > 1 ? 2 : 1;
+
+	printf("\n### copy limit: memcpy node %d -> node %d, GB/s (mean ± sd, %lu MiB)\n\n",
+	       opt.src, opt.dst, opt.total >> 20);
+	printf("| threads | GB/s |\n|---|---|\n");
+	for (i = 0; i < n; i++) {
+		struct stat_acc acc = { 0 };
+
+		for (r = 0; r < opt.reps; r++) {
+			double t = measure_copy(tlist[i], opt.total);
+
+			acc_add(&acc, opt.total / t / 1e9);
+			csv_row("limit", 0, 0, tlist[i], opt.total, r, t);
+		}
+		printf("| %d | %.3f ± %.3f |\n", tlist[i], acc_mean(&acc), acc_sd(&acc));
+	}
+}
+
+/* ---- options ---- */
+
+static unsigned long parse_size(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (end == s)
+		fatal(EXIT_USAGE, "bad size '%s'", s);
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	case '\0': break;
+	default: fatal(EXIT_USAGE, "bad size '%s'", s);
+	}
+	if (*end && strcmp(end, "B") && strcmp(end, "iB"))
+		fatal(EXIT_USAGE, "bad size '%s'", s);
+	return v;
+}
+
+static int parse_list(const char *s, unsigned long *out, bool sizes)
+{
+	char *dup = strdup(s), *tok, *save = NULL;
+	int n = 0;
+
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_LIST)
+			fatal(EXIT_USAGE, "list too long: %s", s);
+		out[n] = sizes ? parse_size(tok) : strtoul(tok, NULL, 10);
+		if (!out[n])
+			fatal(EXIT_USAGE, "bad list element '%s'", tok);
+		if (sizes && (out[n] < PAGE_SZ || out[n] > PMD_SZ ||
+			      (out[n] & (out[n] - 1))))
+			fatal(EXIT_USAGE, "folio size %s: must be a power of two in 4K..2M", tok);
+		n++;
+	}
+	free(dup);
+	return n;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: migbench [options]\n"
+		"  --sizes LIST     folio sizes for table (a) [4K,16K,64K,256K,1M,2M]\n"
+		"  --total SIZE     bytes per move in (a) and the copy limit [64M]\n"
+		"  --counts LIST    2 MB folio counts for table (b) [1,2,4,8,16,32,64]\n"
+		"  --reps N         repetitions per point [5]\n"
+		"  --src N --dst N  source and destination node [0, 1]\n"
+		"  --threads N      threads for the multi-threaded copy limit [online CPUs]\n"
+		"  --tables LIST    any of a,b,limit [a,b,limit]\n"
+		"  --label NAME     row label in tables and CSV [this kernel's release]\n"
+		"  --csv FILE       append raw per-repetition rows to FILE\n"
+		"  --csv-header     print the CSV header line and exit\n"
+		"test-only:\n"
+		"  --inject-corrupt flip a byte after each move (verification must fail)\n"
+		"  --no-mthp-setup  leave THP sysfs alone (folio size check must fail)\n");
+}
+
+static void parse_tables(const char *s)
+{
+	char *dup = strdup(s), *tok, *save = NULL;
+
+	opt.do_a = opt.do_b = opt.do_limit = false;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "a"))
+			opt.do_a = true;
+		else if (!strcmp(tok, "b"))
+			opt.do_b = true;
+		else if (!strcmp(tok, "limit"))
+			opt.do_limit = true;
+		else
+			fatal(EXIT_USAGE, "--tables: unknown table '%s' (a, b, limit)", tok);
+	}
+	free(dup);
+	if (!opt.do_a && !opt.do_b && !opt.do_limit)
+		fatal(EXIT_USAGE, "--tables: nothing selected in '%s'", s);
+}
+
+#define CSV_HEADER "label,table,folio_bytes,nr_folios,threads,bytes,rep,seconds,gbps"
+
+int main(int argc, char **argv)
+{
+	static char release[128];
+	struct utsname u;
+	int i;
+
+	parse_list("4K,16K,64K,256K,1M,2M", opt.sizes, true);
+	opt.nr_sizes = 6;
+	opt.nr_counts = parse_list("1,2,4,8,16,32,64", opt.counts, false);
+	opt.total = 64UL << 20;
+	opt.reps = 5;
+	opt.src = 0;
+	opt.dst = 1;
+	opt.threads = sysconf(_SC_NPROCESSORS_ONLN);
+	opt.do_a = opt.do_b = opt.do_limit = true;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		bool needs = true;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--csv-header")) {
+			puts(CSV_HEADER);
+			return 0;
+		} else if (!strcmp(a, "--inject-corrupt")) {
+			opt.inject_corrupt = true;
+			needs = false;
+		} else if (!strcmp(a, "--no-mthp-setup")) {
+			opt.no_mthp_setup = true;
+			needs = false;
+		} else if (!v) {
+			fatal(EXIT_USAGE, "%s: missing value or unknown option", a);
+		} else if (!strcmp(a, "--sizes")) {
+			opt.nr_sizes = parse_list(v, opt.sizes, true);
+		} else if (!strcmp(a, "--counts")) {
+			opt.nr_counts = parse_list(v, opt.counts, false);
+		} else if (!strcmp(a, "--total")) {
+			opt.total = parse_size(v);
+		} else if (!strcmp(a, "--reps")) {
+			opt.reps = atoi(v);
+		} else if (!strcmp(a, "--src")) {
+			opt.src = atoi(v);
+		} else if (!strcmp(a, "--dst")) {
+			opt.dst = atoi(v);
+		} else if (!strcmp(a, "--threads")) {
+			opt.threads = atoi(v);
+		} else if (!strcmp(a, "--label")) {
+			opt.label = v;
+		} else if (!strcmp(a, "--csv")) {
+			opt.csv_path = v;
+		} else if (!strcmp(a, "--tables")) {
+			parse_tables(v);
+		} else {
+			fatal(EXIT_USAGE, "unknown option %s", a);
+		}
+		if (needs)
+			i++;
+	}
+	if (opt.reps < 1 || opt.threads < 1 || opt.threads > 64)
+		fatal(EXIT_USAGE, "--reps must be >= 1 and --threads in 1..64");
+	if (opt.src < 0 || opt.dst < 0 || opt.src > 63 || opt.dst > 63 || opt.src == opt.dst)
+		fatal(EXIT_USAGE, "--src and --dst must be two different nodes");
+	if (opt.total < PMD_SZ || opt.total % PMD_SZ)
+		fatal(EXIT_USAGE, "--total must be a multiple of 2M");
+	uname(&u);
+	if (!opt.label) {
+		snprintf(release, sizeof(release), "%s", u.release);
+		opt.label = release;
+	}
+	if (strchr(opt.label, ',') || strchr(opt.label, '|'))
+		fatal(EXIT_USAGE, "--label must not contain ',' or '|'");
+	if (geteuid())
+		fatal(EXIT_USAGE, "needs root (reads /proc/kpageflags, sets mTHP sysfs)");
+	pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
+	kpageflags_fd = open("/proc/kpageflags", O_RDONLY);
+	if (pagemap_fd < 0 || kpageflags_fd < 0)
+		fatal(EXIT_SYS, "open pagemap/kpageflags: %s", strerror(errno));
+	if (opt.csv_path) {
+		bool fresh = access(opt.csv_path, F_OK) != 0;
+
+		csv = fopen(opt.csv_path, "a");
+		if (!csv)
+			fatal(EXIT_SYS, "%s: %s", opt.csv_path, strerror(errno));
+		if (fresh)
+			fprintf(csv, CSV_HEADER "\n");
+	}
+	mthp_save();
+
+	printf("## migbench: node %d -> node %d, kernel %s, %ld CPUs, %d reps, label %s\n",
+	       opt.src, opt.dst, u.release, sysconf(_SC_NPROCESSORS_ONLN), opt.reps,
+	       opt.label);
+	printf("command:");
+	for (i = 0; i < argc; i++)
+		printf(" %s", argv[i]);
+	printf("\n");
+	if (opt.do_limit)
+		table_limit();
+	if (opt.do_a)
+		table_a();
+	if (opt.do_b)
+		table_b();
+	printf("\nmigbench: all moves verified (folio sizes, placement, data)\n");
+	return 0;
+}
