@@ -335,8 +335,14 @@ static char *alloc_on(unsigned long len, int node, unsigned long fsize)
 	munmap(p + len, raw + PMD_SZ - p);
 	if (mbind(p, len, MPOL_BIND, &mask, sizeof(mask) * 8, 0))
 		fatal(EXIT_SYS, "mbind node %d: %s", node, strerror(errno));
-	if (madvise(p, len, fsize == PMD_SZ ? MADV_HUGEPAGE : MADV_NOHUGEPAGE))
-		fatal(EXIT_SYS, "madvise: %s", strerror(errno));
+	/*
+	 * 2M: THP is "madvise". mTHP sizes: no advice (MADV_NOHUGEPAGE would
+	 * turn mTHP off for the VMA too). 4K: no large folio at all.
+	 */
+	if (fsize == PMD_SZ && madvise(p, len, MADV_HUGEPAGE))
+		fatal(EXIT_SYS, "madvise(MADV_HUGEPAGE): %s", strerror(errno));
+	if (fsize == PAGE_SZ && madvise(p, len, MADV_NOHUGEPAGE))
+		fatal(EXIT_SYS, "madvise(MADV_NOHUGEPAGE): %s", strerror(errno));
 	return p;
 }
 
