@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The kernel log of the whole guest run must hold no warning, BUG, oops,
+# The kernel log of the whole guest run, boot included, must hold no warning, BUG, oops,
 # lockdep splat or list corruption report.
 . "$(dirname "$0")/lib.sh"
 ktap_plan 1
