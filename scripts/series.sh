@@ -14,7 +14,7 @@ export GIT_AUTHOR_NAME="memaccel" GIT_AUTHOR_EMAIL="memaccel@localhost"
 export GIT_COMMITTER_NAME="memaccel" GIT_COMMITTER_EMAIL="memaccel@localhost"
 
 die() { echo "series: $*" >&2; exit 1; }
-[ -d "$tree/.git" ] || die "$tree is not a kernel tree; run 'make kernel-tree'"
+[ -e "$tree/.git" ] || die "$tree is not a kernel tree; run 'make kernel-tree'"
 
 # Deterministic format-patch output: no commit ids, no git version signature.
 fmt() {
