@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Guest-side runner: run.sh OUTDIR TEST...
-# Runs each tests/vm/TEST.sh (or TEST as a command) with a per-test timeout,
+# Runs each tests/vm/TEST.sh (mm:CAT: one mm selftest category) with a
+# per-test timeout (MEMACCEL_TEST_TIMEOUT, default 1200 s),
 # writes its KTAP to OUTDIR/TEST.tap and echoes progress lines. The dmesg
 # check always runs last so that it sees what every test did.
 set -u
@@ -16,12 +17,18 @@ if [ -e /sys/block/zram0 ] && ! grep -q zram0 /proc/swaps; then
 		swapon /dev/zram0 || echo "vm-tests: warning: no zram swap"
 fi
 for t in "$@"; do
+	# "mm:CAT" runs one category of the upstream mm selftests.
+	name=${t/:/-}
+	case "$t" in
+	mm:*) cmd=(env MEMACCEL_MM_CATEGORIES="${t#mm:}" bash "$here/mm-selftests.sh") ;;
+	*) cmd=(bash "$here/$t.sh") ;;
+	esac
 	start=$(date +%s)
-	echo "vm-tests: $t ..."
-	timeout -k 10 "${MEMACCEL_TEST_TIMEOUT:-1200}" bash "$here/$t.sh" >"$out/$t.tap" 2>&1
+	echo "vm-tests: $name ..."
+	timeout -k 10 "${MEMACCEL_TEST_TIMEOUT:-1200}" "${cmd[@]}" >"$out/$name.tap" 2>&1
 	rc=$?
-	[ $rc = 124 ] && echo "not ok 999 $t timed out after ${MEMACCEL_TEST_TIMEOUT:-1200}s" >>"$out/$t.tap"
-	echo "vm-tests: $t exit $rc in $(( $(date +%s) - start ))s"
+	[ $rc = 124 ] && echo "not ok 999 $name timed out after ${MEMACCEL_TEST_TIMEOUT:-1200}s" >>"$out/$name.tap"
+	echo "vm-tests: $name exit $rc in $(( $(date +%s) - start ))s"
 done
 bash "$here/dmesg.sh" >"$out/dmesg.tap" 2>&1
 echo "vm-tests: done"

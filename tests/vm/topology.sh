@@ -6,20 +6,20 @@
 topo=${MEMACCEL_TOPOLOGY:-2node}
 ktap_plan 8
 nodes=$(cat /sys/devices/system/node/online)
+# node:cpulist for every node the topology defines ("" = memory only)
 case "$topo" in
-2node) want_nodes=0-1; want_cpu=(0 1); want_memonly=() ;;
-4node) want_nodes=0-3; want_cpu=(0 1); want_memonly=(2 3) ;;
+2node) want_nodes=0-1; want=(0:0 1:1) ;;
+2node-4cpu) want_nodes=0-1; want=(0:0-1 1:2-3) ;;
+4node) want_nodes=0-3; want=(0:0 1:1 2: 3:) ;;
+*) want_nodes=unknown; want=() ;;
 esac
 if [ "$nodes" = "$want_nodes" ]; then ktap_ok "online nodes $nodes ($topo)"
 else ktap_fail "online nodes $nodes, expected $want_nodes ($topo)"; fi
 ok=1
-for n in "${want_cpu[@]}"; do
-	[ "$(cat /sys/devices/system/node/node$n/cpulist)" = "$n" ] || ok=0
+for w in "${want[@]}"; do
+	[ "$(cat "/sys/devices/system/node/node${w%%:*}/cpulist")" = "${w#*:}" ] || ok=0
 done
-for n in "${want_memonly[@]}"; do
-	[ -z "$(cat /sys/devices/system/node/node$n/cpulist)" ] || ok=0
-done
-[ $ok = 1 ] && ktap_ok "one CPU per CPU node, memory-only nodes have none" ||
+[ $ok = 1 ] && ktap_ok "CPUs per node as in $topo (memory-only nodes have none)" ||
 	{ ktap_fail "CPU placement"; grep . /sys/devices/system/node/node*/cpulist | ktap_diag; }
 ok=1
 for d in /sys/devices/system/node/node[0-9]*; do
