@@ -49,7 +49,7 @@ if [ "$cats" = ksm_numa ]; then
 	if [ $? = 0 ]; then
 		printf '%s\n' "$first"
 	else
-		printf '%s\n' "first attempt failed (known upstream race, retrying once):" "$first" | sed 's/^/# /'
+		printf '%s\n' "$first" | sed 's/^/# [first attempt, failed: known upstream race, retried] /'
 		./run_vmtests.sh -t "$cats" 2>&1
 	fi
 else
