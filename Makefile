@@ -4,7 +4,7 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 FLAVOR ?= test
 
-.PHONY: all demo test setup kernel-tree kernel kernel-bench tools selftests \
+.PHONY: all demo test setup kernel-tree kernel tools selftests \
 	check-series export-patches bisect-check vm-shell host-tests clean
 
 all: tools

@@ -67,10 +67,11 @@ def parse_stream(lines, origin, counts):
             plans.setdefault(d, int(p.group(2)))
     # A result is a leaf unless the entries just before it are deeper
     # (subtests are printed before their parent's result line).
+    top = min((e[0] for e in entries), default=0)
     top_seen = 0
     for i, (depth, status, name, directive) in enumerate(entries):
         has_children = i > 0 and entries[i - 1][0] > depth
-        if depth == min((e[0] for e in entries), default=0):
+        if depth == top:
             top_seen += 1
         if has_children and status == "ok":
             continue
@@ -87,7 +88,6 @@ def parse_stream(lines, origin, counts):
                 continue
         counts.add(status, f"{origin}: {name}", directive)
     if entries:
-        top = min(e[0] for e in entries)
         want = plans.get(top)
         if want is not None and top_seen < want:
             missing = want - top_seen

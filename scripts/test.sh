@@ -37,7 +37,7 @@ vm_tests() {
 	local x=$out/vm-$topo
 	mkdir -p "$x"
 	step "VM $topo: $*"
-	MEMACCEL_TOPOLOGY=$topo scripts/vm-run --topology "$topo" --xdir "$x" \
+	scripts/vm-run --topology "$topo" --xdir "$x" \
 		--rwdir build/kselftest --timeout "${MEMACCEL_VM_TIMEOUT:-2400}" -- \
 		env MEMACCEL_TOPOLOGY="$topo" tests/vm/run.sh "$x/ktap" "$@"
 	local rc=$?
