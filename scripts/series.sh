@@ -18,7 +18,7 @@ die() { echo "series: $*" >&2; exit 1; }
 
 # Deterministic format-patch output: no commit ids, no git version signature.
 fmt() {
-	git -C "$tree" format-patch -q --zero-commit --no-signature --no-stat \
+	git -C "$tree" format-patch -q --zero-commit --no-signature \
 		--full-index -o "$1" "$BASE_TAG..HEAD" >/dev/null
 }
 
@@ -77,7 +77,8 @@ cmd_check() {
 	fi
 	# 3. checkpatch --strict on every patch.
 	for f in $(series_files); do
-		if (cd "$tree" && ./scripts/checkpatch.pl --strict --quiet --no-summary \
+		# spdxcheck.py needs the Debian python3 (ply, GitPython)
+		if (cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --quiet --no-summary \
 			"$kdir/patches/$f") >"${TMPDIR:-/tmp}/checkpatch.$$" 2>&1; then
 			echo "ok - checkpatch --strict $f"
 		else

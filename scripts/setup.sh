@@ -16,6 +16,8 @@ APT_PKGS=(
 	# kernel build
 	bc bison flex libelf-dev libssl-dev dwarves cpio kmod rsync xz-utils zstd
 	ccache perl git make gcc
+	# checkpatch's SPDX check (scripts/spdxcheck.py, run by Debian's python3)
+	python3-ply python3-git
 	# VM
 	qemu-system-x86 busybox-static
 	# tools and selftests
