@@ -35,3 +35,25 @@ ktap_expect_rc() {
 	fi
 }
 ktap_exit() { exit $KTAP_FAILED; }
+
+# Migration copy offload helpers.
+MO=/sys/kernel/mm/migrate_offload
+MO_DBG=/sys/kernel/debug/migrate_offload
+MTCOPY=/sys/module/mtcopy/parameters
+MIGCHECK=${MIGCHECK:-$TOP/tools/migcheck/migcheck}
+# mo_select SPEC: SPEC is "cpu" or "mtcopy-N" (mtcopy with N threads).
+mo_select() {
+	case "$1" in
+	cpu) echo cpu >$MO/engine ;;
+	mtcopy-*)
+		modprobe mtcopy || return 1
+		echo "${1#mtcopy-}" >$MTCOPY/threads || return 1
+		echo mtcopy >$MO/engine
+		;;
+	*) echo "unknown engine spec $1" >&2; return 1 ;;
+	esac
+}
+# mo_stat NAME: one counter of $MO/stats.
+mo_stat() { cat "$MO/stats/$1"; }
+# mo_snap: all counters on one line, "batches folios bytes fallbacks errors".
+mo_snap() { echo "$(mo_stat batches) $(mo_stat folios) $(mo_stat bytes) $(mo_stat fallbacks) $(mo_stat errors)"; }

@@ -26,6 +26,13 @@ STUB
 	dir=$copy
 fi
 cd "$dir" || exit 1
+# MEMACCEL_ENGINE (cpu, mtcopy-N): the migration copy engine to run under,
+# for every migration reason.
+if [ -n "${MEMACCEL_ENGINE:-}" ]; then
+	mo_select "$MEMACCEL_ENGINE" || { echo "cannot select engine $MEMACCEL_ENGINE"; exit 1; }
+	echo all >$MO/reasons
+	echo "# migration copy engine: $(cat $MO/engine), mtcopy threads $(cat $MTCOPY/threads 2>/dev/null || echo -)"
+fi
 # Huge pages for the hugetlb cases (migration *_htlb, cow hugetlb):
 # run_vmtests.sh reserves them only for some categories. 2M pages spread
 # over both nodes; 1G pages where the kernel can still find them.
@@ -56,6 +63,10 @@ else
 	./run_vmtests.sh -t "$cats" 2>&1
 fi
 rc=$?
+if [ -n "${MEMACCEL_ENGINE:-}" ]; then
+	echo "# engine stats: $(mo_snap) (batches folios bytes fallbacks errors)"
+	echo cpu >$MO/engine
+fi
 echo "$saved2m" >$hp/hugepages-2048kB/nr_hugepages
 [ -n "${saved1g:-}" ] && echo "$saved1g" >$hp/hugepages-1048576kB/nr_hugepages
 exit $rc

@@ -20,6 +20,11 @@ for t in "$@"; do
 	# "mm:CAT" runs one category of the upstream mm selftests.
 	name=${t/:/-}
 	case "$t" in
+	# "mm:CAT@ENGINE" runs it with a migration copy engine selected.
+	mm:*@*)
+		spec=${t#mm:}
+		cmd=(env MEMACCEL_MM_CATEGORIES="${spec%@*}" MEMACCEL_ENGINE="${spec#*@}" \
+			bash "$here/mm-selftests.sh") ;;
 	mm:*) cmd=(env MEMACCEL_MM_CATEGORIES="${t#mm:}" bash "$here/mm-selftests.sh") ;;
 	*) cmd=(bash "$here/$t.sh") ;;
 	esac

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Migration copy offload: sysfs interface and bad input, data integrity for
+# every folio size and mixed lists with concurrent writers and readers under
+# each engine (cpu, mtcopy with 1, 2 and 4 threads), fault injection with
+# exact fallback accounting, migration reasons (move_pages, compaction),
+# and mtcopy backing off when the other CPUs are busy.
+. "$(dirname "$0")/lib.sh"
+set -u
+engines="cpu mtcopy-1 mtcopy-2 mtcopy-4"
+sizes="4096 16384 65536 262144 1048576 2097152"
+ktap_plan $(( 3 + 9 + 4 * (6 * 2 + 3) + 6 + 4 + 2 ))
+
+# --- interface ---------------------------------------------------------
+ktap_check "sysfs: migrate_offload files present" \
+	test -w $MO/engine -a -w $MO/reasons -a -w $MO/batch_max -a \
+	     -r $MO/stats/batches -a -r $MO/stats/folios -a -r $MO/stats/bytes -a \
+	     -r $MO/stats/fallbacks -a -r $MO/stats/errors
+modprobe mtcopy
+ktap_check "sysfs: engine lists cpu and mtcopy, cpu active" \
+	grep -qx '\[cpu\] mtcopy' $MO/engine
+ktap_check "sysfs: defaults reasons=all-names, batch_max=512" \
+	bash -c "[ \"\$(cat $MO/batch_max)\" = 512 ] &&
+		 [ \"\$(cat $MO/reasons)\" = compaction,memory_failure,hotplug,syscall,mbind,numa,contig_range,longterm_pin,demotion,damon ]"
+
+# bad_write NAME FILE VALUE: the write must fail with EINVAL and leave FILE
+# reading the same.
+bad_write() {
+	local name=$1 f=$2 v=$3 before after err
+	before=$(cat "$f")
+	err=$( (printf '%s' "$v" >"$f") 2>&1 )
+	local rc=$?
+	after=$(cat "$f")
+	if [ $rc != 0 ] && [[ "$err" == *"Invalid argument"* ]] && [ "$before" = "$after" ]; then
+		ktap_ok "bad input: $name -> EINVAL, unchanged"
+	else
+		ktap_fail "bad input: $name -> EINVAL, unchanged"
+		echo "rc=$rc err='$err' before='$before' after='$after'" | ktap_diag
+	fi
+}
+echo mtcopy >$MO/engine
+echo syscall,numa >$MO/reasons
+bad_write "engine unknown name" $MO/engine nosuch
+bad_write "engine empty" $MO/engine $'\n'
+bad_write "reasons unknown name" $MO/reasons "syscall,bogus"
+bad_write "reasons empty element" $MO/reasons "syscall,,numa"
+bad_write "reasons all mixed with names" $MO/reasons "all,syscall"
+bad_write "batch_max 0" $MO/batch_max 0
+bad_write "batch_max above 128 MiB" $MO/batch_max 32769
+bad_write "batch_max not a number" $MO/batch_max 12k
+bad_write "mtcopy threads 33" $MTCOPY/threads 33
+echo cpu >$MO/engine
+echo all >$MO/reasons
+
+# --- integrity per engine -----------------------------------------------
+# Every engine: each folio size moved back and forth with 2 writers and a
+# reader running (concurrent), then alone with every folio's node and size
+# checked after each move (strict); mixed sizes; 2 MB folios 8 per batch.
+run_check() {
+	local name=$1 out
+	shift
+	if out=$("$MIGCHECK" "$@" 2>&1); then
+		ktap_ok "$name"
+		echo "$out" | ktap_diag
+	else
+		ktap_fail "$name"
+		echo "$out" | tail -5 | ktap_diag
+	fi
+}
+for e in $engines; do
+	mo_select "$e"
+	b0=$(mo_stat batches)
+	for s in $sizes; do
+		run_check "$e: ${s}B folios, concurrent writers+readers" \
+			--size "$s" --total 8M --moves 2 --writers 2 --readers 1
+		run_check "$e: ${s}B folios, every move complete" \
+			--size "$s" --total 8M --moves 2 --strict-moves
+	done
+	run_check "$e: mixed 4K..2M folios, concurrent writers+readers" \
+		--mixed --total 12M --moves 3 --writers 3 --readers 1
+	echo 4096 >$MO/batch_max
+	run_check "$e: 2M folios, 8 per batch, concurrent writers" \
+		--size 2097152 --total 16M --moves 2 --writers 2 --readers 1
+	echo 512 >$MO/batch_max
+	b1=$(mo_stat batches)
+	if [ "$e" = cpu ]; then
+		ktap_check "$e: batch path not used (stats.batches unchanged)" test "$b1" = "$b0"
+	else
+		ktap_check "$e: batch path used (stats.batches $b0 -> $b1)" test "$b1" -gt "$b0"
+	fi
+done
+
+# --- fault injection -----------------------------------------------------
+# inject FOLIO_NTH BATCH_NTH SIZE: move 4 MiB once (strict: every folio must
+# migrate), then the counters must account for every injected failure.
+inject() {
+	local fnth=$1 bnth=$2 size=$3 s0 s1 inj out
+	local name="fault injection: every ${fnth}th folio, every ${bnth}th batch, ${size}B folios"
+	echo "$fnth" >$MO_DBG/fail_folio_nth
+	echo "$bnth" >$MO_DBG/fail_batch_nth
+	s0=($(mo_snap))
+	out=$("$MIGCHECK" --size "$size" --total 4M --moves 1 --strict-moves 2>&1)
+	local rc=$?
+	s1=($(mo_snap))
+	inj=$(cat $MO_DBG/injected_folios)
+	echo 0 >$MO_DBG/fail_folio_nth
+	echo 0 >$MO_DBG/fail_batch_nth
+	local batches=$((s1[0] - s0[0])) folios=$((s1[1] - s0[1]))
+	local fallbacks=$((s1[3] - s0[3])) errors=$((s1[4] - s0[4]))
+	local nr=$((4 * 1024 * 1024 / size)) want_err=0
+	[ "$bnth" != 0 ] && want_err=$((batches / bnth))
+	if [ $rc = 0 ] && [ "$inj" -gt 0 ] && [ "$fallbacks" = "$inj" ] &&
+	   [ $((folios + fallbacks)) = "$nr" ] && [ "$errors" = "$want_err" ]; then
+		ktap_ok "$name"
+	else
+		ktap_fail "$name"
+		echo "$out" | tail -3 | ktap_diag
+	fi
+	echo "folios=$nr batches=$batches copied=$folios fallbacks=$fallbacks injected=$inj errors=$errors (want $want_err)" | ktap_diag
+}
+mo_select mtcopy-2
+inject 3 0 4096
+inject 2 0 2097152
+inject 5 0 65536
+inject 0 2 4096
+inject 0 1 2097152
+inject 7 3 16384
+
+# --- reasons -------------------------------------------------------------
+echo compaction,memory_failure,hotplug,mbind,numa,contig_range,longterm_pin,demotion,damon >$MO/reasons
+b0=$(mo_stat batches)
+"$MIGCHECK" --size 65536 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
+ktap_check "reasons without syscall: move_pages leaves stats untouched" test "$(mo_stat batches)" = "$b0"
+echo syscall >$MO/reasons
+"$MIGCHECK" --size 65536 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
+ktap_check "reasons=syscall: move_pages goes through the engine" test "$(mo_stat batches)" -gt "$b0"
+
+# compact_node REASONS: fragment node 1, compact it, report batch delta and
+# whether the kept data survived.
+compact_node() {
+	local ready=/tmp/migcheck.ready pid b0 m0 m1
+	echo "$1" >$MO/reasons
+	rm -f $ready
+	"$MIGCHECK" --fragment --src 1 --total 256M --ready $ready >/tmp/frag.out 2>&1 &
+	pid=$!
+	for _ in $(seq 600); do [ -e $ready ] && break; sleep 0.1; done
+	b0=$(mo_stat batches)
+	m0=$(awk '/^compact_migrate_scanned/ {print $2}' /proc/vmstat)
+	echo 1 >/sys/devices/system/node/node1/compact
+	m1=$(awk '/^compact_migrate_scanned/ {print $2}' /proc/vmstat)
+	COMPACT_DELTA=$(( $(mo_stat batches) - b0 ))
+	COMPACT_SCANNED=$((m1 - m0))
+	kill -USR1 $pid
+	wait $pid
+	COMPACT_RC=$?
+	echo "reasons=$1: engine batches +$COMPACT_DELTA, compact_migrate_scanned +$COMPACT_SCANNED, $(cat /tmp/frag.out)" | ktap_diag
+}
+compact_node compaction
+ktap_check "reasons=compaction: compaction of a fragmented node uses the engine" \
+	test "$COMPACT_DELTA" -gt 0 -a "$COMPACT_RC" = 0
+compact_node syscall
+ktap_check "reasons=syscall: compaction leaves the engine alone, data intact" \
+	test "$COMPACT_DELTA" = 0 -a "$COMPACT_RC" = 0 -a "$COMPACT_SCANNED" -gt 0
+echo all >$MO/reasons
+
+# --- busy system -----------------------------------------------------------
+# With every other CPU running a hog, mtcopy must copy alone; once they are
+# idle again it must split batches.
+echo 4 >$MTCOPY/threads
+self=0
+hogs=()
+for c in $(seq 1 $(( $(nproc) - 1 ))); do
+	taskset -c "$c" sh -c 'while :; do :; done' &
+	hogs+=($!)
+done
+sleep 0.5
+a0=$(cat $MTCOPY/alone_batches)
+s0=$(cat $MTCOPY/split_batches)
+taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
+a1=$(cat $MTCOPY/alone_batches)
+s1=$(cat $MTCOPY/split_batches)
+kill "${hogs[@]}"
+wait "${hogs[@]}" 2>/dev/null
+echo "busy: alone_batches +$((a1 - a0)), split_batches +$((s1 - s0))" | ktap_diag
+ktap_check "mtcopy: other CPUs busy -> copies alone, never splits" \
+	test $((a1 - a0)) -gt 0 -a $((s1 - s0)) = 0
+sleep 0.5
+s0=$(cat $MTCOPY/split_batches)
+taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
+s1=$(cat $MTCOPY/split_batches)
+echo "idle: split_batches +$((s1 - s0))" | ktap_diag
+ktap_check "mtcopy: other CPUs idle -> splits batches" test $((s1 - s0)) -gt 0
+
+echo cpu >$MO/engine
+modprobe -r mtcopy
+ktap_exit

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Migration storm: migcheck runs back to back (mixed folio sizes, writers
+# and readers in the moved process) while the engine is switched between
+# cpu and mtcopy, mtcopy's thread count changes, and the mtcopy module is
+# unloaded and reloaded, also while it is the active engine. Every migcheck
+# run must find its data intact; dmesg.sh, run after all tests, fails on
+# any warning or oops this caused.
+. "$(dirname "$0")/lib.sh"
+set -u
+secs=${MEMACCEL_STORM_SECONDS:-60}
+ktap_plan 3
+modprobe mtcopy
+echo all >$MO/reasons
+echo 2048 >$MO/batch_max
+stop=/tmp/storm.stop
+rm -f $stop /tmp/storm.fail
+(
+	n=0
+	while [ ! -e $stop ]; do
+		if ! out=$("$MIGCHECK" --mixed --total 12M --moves 4 --writers 2 --readers 1 2>&1); then
+			echo "$out" >>/tmp/storm.fail
+		fi
+		n=$((n + 1))
+	done
+	echo $n >/tmp/storm.runs
+) &
+storm=$!
+switches=0 reloads=0 end=$(( $(date +%s) + secs ))
+while [ "$(date +%s)" -lt "$end" ]; do
+	for t in 1 2 4 3; do
+		echo mtcopy >$MO/engine 2>/dev/null && switches=$((switches + 1))
+		echo $t >$MTCOPY/threads 2>/dev/null
+		sleep 0.3
+	done
+	echo cpu >$MO/engine && switches=$((switches + 1))
+	sleep 0.2
+	echo mtcopy >$MO/engine && switches=$((switches + 1))
+	sleep 0.2
+	# unload while mtcopy is active: the core falls back to cpu first
+	modprobe -r mtcopy && reloads=$((reloads + 1))
+	modprobe mtcopy
+done
+touch $stop
+wait $storm
+runs=$(cat /tmp/storm.runs)
+echo "storm: ${secs}s, $runs migcheck runs, $switches engine switches, $reloads mtcopy unloads; stats: $(mo_snap)" | ktap_diag
+ktap_check "storm: every migcheck run found its data intact" test ! -s /tmp/storm.fail
+[ -s /tmp/storm.fail ] && head -5 /tmp/storm.fail | ktap_diag
+ktap_check "storm: engines switched and mtcopy reloaded while migrating" \
+	test "$reloads" -gt 0 -a "$switches" -gt 2 -a "$runs" -gt 0
+ktap_check "storm: engine back to cpu and usable" \
+	bash -c "echo cpu >$MO/engine && grep -q '\[cpu\]' $MO/engine && $MIGCHECK --size 4096 --total 2M --moves 2 --strict-moves"
+echo 512 >$MO/batch_max
+modprobe -r mtcopy
+ktap_exit

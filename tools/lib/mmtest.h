@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the memaccel tools, see mmtest.c. */
+#ifndef MEMACCEL_MMTEST_H
+#define MEMACCEL_MMTEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PAGE_SZ		4096UL
+#define PMD_SZ		(2UL << 20)
+#define KPF_COMPOUND_HEAD	15
+#define KPF_COMPOUND_TAIL	16
+#define THP_DIR		"/sys/kernel/mm/transparent_hugepage"
+#define MAX_MTHP	16
+
+enum { EXIT_USAGE = 1, EXIT_CHECK = 2, EXIT_SYS = 3 };
+
+/* Leave the mTHP/THP sysfs settings alone (mthp_select() does nothing) */
+extern bool mm_no_mthp_setup;
+extern int pagemap_fd, kpageflags_fd;
+
+__attribute__((noreturn, format(printf, 2, 3)))
+void fatal(int code, const char *fmt, ...);
+void write_str(const char *path, const char *val);
+/* Save the mTHP settings now; restored at exit and on SIGINT/SIGTERM */
+void mthp_save(void);
+void mthp_restore(void);
+/* Make anonymous faults produce folios of exactly @size */
+void mthp_select(unsigned long size);
+void mm_open_proc(void);
+/* Exit EXIT_CHECK unless [addr, addr+len) is folios of exactly @fsize */
+void check_folios(char *addr, unsigned long len, unsigned long fsize,
+		  const char *when);
+/* Exit EXIT_CHECK unless every page of [addr, addr+len) is on @node */
+void check_node(char *addr, unsigned long len, int node);
+uint64_t pattern(uint64_t word, uint64_t seed);
+void fill(char *addr, unsigned long len, uint64_t seed);
+/* Exit EXIT_CHECK at the first word that differs from fill()'s pattern */
+void verify(char *addr, unsigned long len, uint64_t seed);
+double now(void);
+/* PMD-aligned anonymous range bound to @node, advised for folios of @fsize */
+char *alloc_on(unsigned long len, int node, unsigned long fsize);
+/* "4096", "16K", "2M", "1GiB": bytes; exits EXIT_USAGE if malformed */
+unsigned long parse_size(const char *s);
+
+#endif

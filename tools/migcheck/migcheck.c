@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * migcheck - data integrity of page migration under concurrent access.
+ *
+ * Default mode: allocate folios of one size (--size) or of every size
+ * interleaved (--mixed) on node SRC, fill them with a known pattern, start
+ * writer and reader threads, and move the folios SRC -> DST -> SRC ... with
+ * move_pages(2) --moves times. Writer w owns 8-byte slot w at the start of
+ * every page and keeps writing increasing values to it, before, during and
+ * after the moves; readers check the pattern in the rest of the page the
+ * whole time. At the end every slot must hold the last value its writer
+ * wrote, and every other byte the pattern. Without threads, every folio
+ * must also have reached its node at each move (--strict-moves).
+ *
+ * --fragment mode: fill --total of base pages on SRC, free every other
+ * page, create the --ready file and wait for SIGUSR1 (meanwhile, for
+ * example, compaction runs); then check the data of the pages kept.
+ *
+ * Exit 0 when every check passed, 2 on a failed check, 1 usage, 3 system.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <numaif.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../lib/mmtest.h"
+
+#define MAX_WRITERS	8
+#define MAX_SEGS	8
+/* Slots of the writers at the start of each page; pattern after them */
+#define SLOT_BYTES	(MAX_WRITERS * 8)
+
+static const unsigned long all_sizes[] = {
+	4096, 16384, 65536, 262144, 1048576, 2097152,
+};
+
+static struct {
+	unsigned long size, total;
+	bool mixed, fragment, strict;
+	int src, dst, moves, writers, readers;
+	const char *ready;
+} opt = { .size = 4096, .total = 16 << 20, .src = 0, .dst = 1, .moves = 4 };
+
+struct seg {
+	char *addr;
+	unsigned long len, fsize;
+	uint64_t seed;
+};
+
+static struct seg segs[MAX_SEGS];
+static int nr_segs;
+static unsigned long nr_pages;
+static char **page_addr;	/* every base page, in move order */
+static atomic_bool stop;
+static atomic_ulong reader_checks;
+
+static uint64_t *slot(unsigned long page, int w)
+{
+	return (uint64_t *)page_addr[page] + w;
+}
+
+/* Pattern check of one page, skipping the writers' slots */
+static bool page_intact(unsigned long page, unsigned long *bad)
+{
+	uint64_t *w = (uint64_t *)page_addr[page];
+	unsigned long i, base;
+	struct seg *s;
+
+	for (s = segs; s < segs + nr_segs; s++)
+		if (page_addr[page] >= s->addr && page_addr[page] < s->addr + s->len)
+			break;
+	base = (page_addr[page] - s->addr) / 8;
+	for (i = SLOT_BYTES / 8; i < PAGE_SZ / 8; i++) {
+		if (w[i] != pattern(base + i, s->seed)) {
+			*bad = i * 8;
+			return false;
+		}
+	}
+	return true;
+}
+
+struct writer {
+	pthread_t tid;
+	int id;
+	uint64_t *last;		/* last value written, per page */
+};
+
+static void *writer_fn(void *arg)
+{
+	struct writer *w = arg;
+	uint64_t seq = 0;
+	unsigned long p;
+
+	do {
+		for (p = 0; p < nr_pages; p++) {
+			seq++;
+			__atomic_store_n(slot(p, w->id), seq, __ATOMIC_RELAXED);
+			w->last[p] = seq;
+		}
+	} while (!atomic_load(&stop));
+	return NULL;
+}
+
+static void *reader_fn(void *arg)
+{
+	unsigned long p = (uintptr_t)arg, bad;
+
+	while (!atomic_load(&stop)) {
+		p = (p * 2862933555777941757ULL + 3037000493ULL) % nr_pages;
+		if (!page_intact(p, &bad))
+			fatal(EXIT_CHECK, "reader: page %lu corrupt at +%lu during migration",
+			      p, bad);
+		atomic_fetch_add(&reader_checks, 1);
+	}
+	return NULL;
+}
+
+static void add_seg(unsigned long fsize, unsigned long len)
+{
+	struct seg *s = &segs[nr_segs];
+
+	mthp_select(fsize);
+	s->addr = alloc_on(len, opt.src, fsize);
+	s->len = len;
+	s->fsize = fsize;
+	s->seed = 0x6d6967636865636bULL ^ (fsize << 8) ^ nr_segs;
+	fill(s->addr, len, s->seed);
+	check_folios(s->addr, len, fsize, "before moves");
+	nr_segs++;
+}
+
+/* Page list: segments interleaved folio by folio, for mixed batches */
+static void build_pages(void)
+{
+	unsigned long idx = 0, f, i, nf, max_nf = 0;
+	int k;
+
+	for (k = 0; k < nr_segs; k++) {
+		nr_pages += segs[k].len / PAGE_SZ;
+		nf = segs[k].len / segs[k].fsize;
+		if (nf > max_nf)
+			max_nf = nf;
+	}
+	page_addr = malloc(nr_pages * sizeof(*page_addr));
+	if (!page_addr)
+		fatal(EXIT_SYS, "out of memory");
+	for (f = 0; f < max_nf; f++)
+		for (k = 0; k < nr_segs; k++) {
+			if (f >= segs[k].len / segs[k].fsize)
+				continue;
+			for (i = 0; i < segs[k].fsize / PAGE_SZ; i++)
+				page_addr[idx++] = segs[k].addr + f * segs[k].fsize + i * PAGE_SZ;
+		}
+}
+
+static unsigned long move_all(int node)
+{
+	int *nodes = malloc(nr_pages * sizeof(int));
+	int *status = malloc(nr_pages * sizeof(int));
+	unsigned long i, missed = 0;
+	long ret;
+
+	if (!nodes || !status)
+		fatal(EXIT_SYS, "out of memory");
+	for (i = 0; i < nr_pages; i++) {
+		nodes[i] = node;
+		status[i] = INT_MIN;
+	}
+	ret = move_pages(0, nr_pages, (void **)page_addr, nodes, status,
+			 MPOL_MF_MOVE);
+	if (ret < 0)
+		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
+	for (i = 0; i < nr_pages; i++)
+		if (status[i] != node)
+			missed++;
+	if (opt.strict && (ret || missed))
+		fatal(EXIT_CHECK, "move to node %d: %ld not migrated, %lu pages elsewhere",
+		      node, ret, missed);
+	free(nodes);
+	free(status);
+	return missed;
+}
+
+static int run_moves(void)
+{
+	struct writer w[MAX_WRITERS];
+	pthread_t rd[16];
+	unsigned long p, bad, missed = 0;
+	int i, m, k;
+
+	if (opt.mixed)
+		for (i = 0; i < (int)(sizeof(all_sizes) / sizeof(all_sizes[0])); i++)
+			add_seg(all_sizes[i], opt.total / 6 / PMD_SZ * PMD_SZ ?: PMD_SZ);
+	else
+		add_seg(opt.size, opt.total);
+	build_pages();
+
+	for (i = 0; i < opt.writers; i++) {
+		w[i].id = i;
+		w[i].last = calloc(nr_pages, sizeof(uint64_t));
+		if (!w[i].last)
+			fatal(EXIT_SYS, "out of memory");
+		for (p = 0; p < nr_pages; p++)
+			w[i].last[p] = *slot(p, i);
+		if (pthread_create(&w[i].tid, NULL, writer_fn, &w[i]))
+			fatal(EXIT_SYS, "pthread_create");
+	}
+	for (i = 0; i < opt.readers; i++)
+		if (pthread_create(&rd[i], NULL, reader_fn, (void *)(uintptr_t)(i + 1)))
+			fatal(EXIT_SYS, "pthread_create");
+
+	usleep(20000);	/* writes before the first move */
+	for (m = 0; m < opt.moves; m++) {
+		int node = m % 2 ? opt.src : opt.dst;
+
+		missed += move_all(node);
+		if (opt.strict)
+			for (k = 0; k < nr_segs; k++) {
+				check_node(segs[k].addr, segs[k].len, node);
+				check_folios(segs[k].addr, segs[k].len, segs[k].fsize,
+					     "after move");
+			}
+	}
+	usleep(20000);	/* writes after the last move */
+	atomic_store(&stop, true);
+	for (i = 0; i < opt.readers; i++)
+		pthread_join(rd[i], NULL);
+	for (i = 0; i < opt.writers; i++)
+		pthread_join(w[i].tid, NULL);
+
+	for (p = 0; p < nr_pages; p++) {
+		for (i = 0; i < opt.writers; i++)
+			if (*slot(p, i) != w[i].last[p])
+				fatal(EXIT_CHECK,
+				      "page %lu: writer %d's last write %" PRIu64 " lost, found %" PRIu64,
+				      p, i, w[i].last[p], *slot(p, i));
+		if (!page_intact(p, &bad))
+			fatal(EXIT_CHECK, "page %lu corrupt at +%lu after moves", p, bad);
+	}
+	printf("migcheck: ok: %lu pages in %d segment(s), %d moves, %d writers, %d readers (%lu reader checks), %lu page-moves not done\n",
+	       nr_pages, nr_segs, opt.moves, opt.writers, opt.readers,
+	       atomic_load(&reader_checks), missed);
+	return 0;
+}
+
+static volatile sig_atomic_t released;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	released = 1;
+}
+
+static int run_fragment(void)
+{
+	unsigned long i, kept = 0, bad;
+	int fd;
+
+	signal(SIGUSR1, on_usr1);
+	add_seg(PAGE_SZ, opt.total);
+	nr_pages = opt.total / PAGE_SZ;
+	page_addr = malloc(nr_pages * sizeof(*page_addr));
+	if (!page_addr)
+		fatal(EXIT_SYS, "out of memory");
+	for (i = 0; i < nr_pages; i++) {
+		page_addr[i] = segs[0].addr + i * PAGE_SZ;
+		if (i % 2 && madvise(page_addr[i], PAGE_SZ, MADV_DONTNEED))
+			fatal(EXIT_SYS, "madvise(MADV_DONTNEED): %s", strerror(errno));
+	}
+	fd = open(opt.ready, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0)
+		fatal(EXIT_SYS, "%s: %s", opt.ready, strerror(errno));
+	close(fd);
+	while (!released)
+		pause();
+	for (i = 0; i < nr_pages; i += 2, kept++)
+		if (!page_intact(i, &bad))
+			fatal(EXIT_CHECK, "kept page %lu corrupt at +%lu", i, bad);
+	printf("migcheck: ok: %lu kept pages intact\n", kept);
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: migcheck [--size BYTES | --mixed] [--total BYTES] [--src N] [--dst N]\n"
+		"                [--moves N] [--writers N] [--readers N] [--strict-moves]\n"
+		"       migcheck --fragment --ready FILE [--total BYTES] [--src N]\n");
+	exit(EXIT_USAGE);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--mixed")) {
+			opt.mixed = true;
+			continue;
+		} else if (!strcmp(a, "--fragment")) {
+			opt.fragment = true;
+			continue;
+		} else if (!strcmp(a, "--strict-moves")) {
+			opt.strict = true;
+			continue;
+		}
+		if (!v)
+			usage();
+		i++;
+		if (!strcmp(a, "--size"))
+			opt.size = parse_size(v);
+		else if (!strcmp(a, "--total"))
+			opt.total = parse_size(v);
+		else if (!strcmp(a, "--src"))
+			opt.src = atoi(v);
+		else if (!strcmp(a, "--dst"))
+			opt.dst = atoi(v);
+		else if (!strcmp(a, "--moves"))
+			opt.moves = atoi(v);
+		else if (!strcmp(a, "--writers"))
+			opt.writers = atoi(v);
+		else if (!strcmp(a, "--readers"))
+			opt.readers = atoi(v);
+		else if (!strcmp(a, "--ready"))
+			opt.ready = v;
+		else
+			usage();
+	}
+	if (opt.writers < 0 || opt.writers > MAX_WRITERS || opt.readers < 0 ||
+	    opt.readers > 16 || opt.moves < 0 || !opt.total ||
+	    opt.size < PAGE_SZ || opt.size > PMD_SZ || (opt.size & (opt.size - 1)) ||
+	    opt.total % PMD_SZ || (opt.fragment && !opt.ready))
+		usage();
+	if (geteuid())
+		fatal(EXIT_USAGE, "needs root (reads /proc/kpageflags, sets mTHP sysfs)");
+	mm_open_proc();
+	mthp_save();
+	return opt.fragment ? run_fragment() : run_moves();
+}
