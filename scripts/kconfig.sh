@@ -3,8 +3,9 @@
 # Configure a kernel build directory for the VM.
 #   kconfig.sh FLAVOR [TREE]    FLAVOR: test (with debug.config) or bench
 # Base: virtme-ng's defconfig (virtme-configkernel --defconfig), then the
-# fragments in kernel/configs/ merged on top. Every line of memaccel.config
-# (and debug.config for the test flavour) must hold in the result.
+# fragments in kernel/configs/ merged on top: series.config too when TREE has
+# the series applied (the vanilla benchmark tree has not). Every line of
+# memaccel.config, series.config and debug.config must hold in the result.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 flavor=${1:?usage: kconfig.sh test|bench [tree]}
@@ -16,6 +17,7 @@ test) frags=("$cfgdir/vm.config" "$cfgdir/memaccel.config" "$cfgdir/debug.config
 bench) frags=("$cfgdir/vm.config" "$cfgdir/memaccel.config") ;;
 *) echo "kconfig: unknown flavour '$flavor' (test|bench)" >&2; exit 1 ;;
 esac
+[ -f "$tree/mm/migrate_copy_offload.c" ] && frags+=("$cfgdir/series.config")
 mkdir -p "$out"
 key=$( (cat "${frags[@]}" "$top/kernel/BASE"; vng --version 2>&1) | sha256sum | cut -d' ' -f1)
 if [ -f "$out/.config" ] && [ "$(cat "$out/.memaccel-config" 2>/dev/null)" = "$key" ]; then

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # make test: set up, build, run every test, print one summary line.
 #   host tests (pytest), series hygiene, then in the 2-node VM: topology,
-#   migbench, KUnit, upstream mm selftests, dmesg; in the 4-node VM:
-#   topology, dmesg. All KTAP is summed by scripts/ktap.py.
+#   migbench, KUnit, migration copy offload, engine storm; in the 2-node
+#   4-CPU VM: upstream mm selftests with cpu and mtcopy; in the 4-node VM:
+#   topology, offload. Each VM ends with a dmesg check. All KTAP is summed
+#   by scripts/ktap.py.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -55,11 +57,16 @@ vm_tests() {
 			printf 'KTAP version 1\n1..1\nnot ok 1 %s (%s): no result\n' "$t" "$topo" >"$x/ktap/$t.tap"
 	done
 }
-vm_tests 2node topology migbench kunit
+vm_tests 2node topology migbench kunit offload storm
 # Upstream mm selftests: same two nodes, two CPUs each (migration.c needs
-# three or more CPUs and skips everything with two).
-vm_tests 2node-4cpu topology mm:migration mm:ksm mm:ksm_numa mm:thp mm:cow
-vm_tests 4node topology
+# three or more CPUs and skips everything with two). First with the
+# kernel's own copy, then every category under mtcopy with 4 threads
+# (every batch split), and migration under mtcopy with 1 and 2 threads.
+mm_all="migration ksm ksm_numa thp cow"
+vm_tests 2node-4cpu topology $(for c in $mm_all; do echo "mm:$c"; done) \
+	$(for c in $mm_all; do echo "mm:$c@mtcopy-4"; done) \
+	mm:migration@mtcopy-1 mm:migration@mtcopy-2
+vm_tests 4node topology offload
 
 step summary
 mapfile -t taps < <(find "$out" -name '*.tap' | sort)

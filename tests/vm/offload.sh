@@ -9,7 +9,7 @@
 set -u
 engines="cpu mtcopy-1 mtcopy-2 mtcopy-4"
 sizes="4096 16384 65536 262144 1048576 2097152"
-ktap_plan $(( 3 + 9 + 4 * (6 * 2 + 3) + 6 + 4 + 2 ))
+ktap_plan $(( 3 + 9 + 4 + 4 * (6 * 2 + 3) + 6 + 4 + 2 ))
 
 # --- interface ---------------------------------------------------------
 ktap_check "sysfs: migrate_offload files present" \
@@ -51,6 +51,18 @@ bad_write "batch_max not a number" $MO/batch_max 12k
 bad_write "mtcopy threads 33" $MTCOPY/threads 33
 echo cpu >$MO/engine
 echo all >$MO/reasons
+
+# --- memaccelctl on the real files ---------------------------------------
+CTL=$TOP/tools/memaccelctl/memaccelctl
+ktap_check "memaccelctl: engine mtcopy selects it" \
+	bash -c "$CTL engine mtcopy && grep -qx 'cpu \[mtcopy\]' $MO/engine"
+ktap_check "memaccelctl: set mtcopy.threads=2" \
+	bash -c "$CTL set mtcopy.threads=2 && grep -qx 2 $MTCOPY/threads"
+ktap_check "memaccelctl: --json reports engine, threads and stats" \
+	bash -c "$CTL --json | python3 -c 'import json,sys; s=json.load(sys.stdin); assert s[\"engine\"]==\"mtcopy\" and s[\"knobs\"][\"mtcopy\"][\"threads\"]==\"2\" and \"fallbacks\" in s[\"stats\"]'"
+ktap_check "memaccelctl: kernel-side EINVAL is reported, state kept" \
+	bash -c "! $CTL set mtcopy.threads=99 2>/tmp/ctl.err && grep -q EINVAL /tmp/ctl.err && grep -qx 2 $MTCOPY/threads"
+echo cpu >$MO/engine
 
 # --- integrity per engine -----------------------------------------------
 # Every engine: each folio size moved back and forth with 2 writers and a
@@ -109,8 +121,11 @@ inject() {
 	local fallbacks=$((s1[3] - s0[3])) errors=$((s1[4] - s0[4]))
 	local nr=$((4 * 1024 * 1024 / size)) want_err=0
 	[ "$bnth" != 0 ] && want_err=$((batches / bnth))
+	# Every folio reaches the engine at least once (a folio whose move
+	# is retried in the synchronous pass reaches it again); every
+	# injected failure is one fallback, every failed batch one error.
 	if [ $rc = 0 ] && [ "$inj" -gt 0 ] && [ "$fallbacks" = "$inj" ] &&
-	   [ $((folios + fallbacks)) = "$nr" ] && [ "$errors" = "$want_err" ]; then
+	   [ $((folios + fallbacks)) -ge "$nr" ] && [ "$errors" = "$want_err" ]; then
 		ktap_ok "$name"
 	else
 		ktap_fail "$name"

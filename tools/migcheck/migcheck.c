@@ -61,6 +61,8 @@ static struct seg segs[MAX_SEGS];
 static int nr_segs;
 static unsigned long nr_pages;
 static char **page_addr;	/* every base page, in move order */
+static char **folio_addr;	/* every folio's first page, in move order */
+static unsigned long nr_folios;
 static atomic_bool stop;
 static atomic_ulong reader_checks;
 
@@ -152,39 +154,42 @@ static void build_pages(void)
 			max_nf = nf;
 	}
 	page_addr = malloc(nr_pages * sizeof(*page_addr));
-	if (!page_addr)
+	folio_addr = malloc(nr_pages * sizeof(*folio_addr));
+	if (!page_addr || !folio_addr)
 		fatal(EXIT_SYS, "out of memory");
 	for (f = 0; f < max_nf; f++)
 		for (k = 0; k < nr_segs; k++) {
 			if (f >= segs[k].len / segs[k].fsize)
 				continue;
+			folio_addr[nr_folios++] = segs[k].addr + f * segs[k].fsize;
 			for (i = 0; i < segs[k].fsize / PAGE_SZ; i++)
 				page_addr[idx++] = segs[k].addr + f * segs[k].fsize + i * PAGE_SZ;
 		}
 }
 
+/* Move every folio to @node; returns the folios that did not get there */
 static unsigned long move_all(int node)
 {
-	int *nodes = malloc(nr_pages * sizeof(int));
-	int *status = malloc(nr_pages * sizeof(int));
+	int *nodes = malloc(nr_folios * sizeof(int));
+	int *status = malloc(nr_folios * sizeof(int));
 	unsigned long i, missed = 0;
 	long ret;
 
 	if (!nodes || !status)
 		fatal(EXIT_SYS, "out of memory");
-	for (i = 0; i < nr_pages; i++) {
+	for (i = 0; i < nr_folios; i++) {
 		nodes[i] = node;
 		status[i] = INT_MIN;
 	}
-	ret = move_pages(0, nr_pages, (void **)page_addr, nodes, status,
+	ret = move_pages(0, nr_folios, (void **)folio_addr, nodes, status,
 			 MPOL_MF_MOVE);
 	if (ret < 0)
 		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
-	for (i = 0; i < nr_pages; i++)
+	for (i = 0; i < nr_folios; i++)
 		if (status[i] != node)
 			missed++;
 	if (opt.strict && (ret || missed))
-		fatal(EXIT_CHECK, "move to node %d: %ld not migrated, %lu pages elsewhere",
+		fatal(EXIT_CHECK, "move to node %d: %ld not migrated, %lu folios elsewhere",
 		      node, ret, missed);
 	free(nodes);
 	free(status);
@@ -247,8 +252,8 @@ static int run_moves(void)
 		if (!page_intact(p, &bad))
 			fatal(EXIT_CHECK, "page %lu corrupt at +%lu after moves", p, bad);
 	}
-	printf("migcheck: ok: %lu pages in %d segment(s), %d moves, %d writers, %d readers (%lu reader checks), %lu page-moves not done\n",
-	       nr_pages, nr_segs, opt.moves, opt.writers, opt.readers,
+	printf("migcheck: ok: %lu folios, %lu pages in %d segment(s), %d moves, %d writers, %d readers (%lu reader checks), %lu folio moves not done\n",
+	       nr_folios, nr_pages, nr_segs, opt.moves, opt.writers, opt.readers,
 	       atomic_load(&reader_checks), missed);
 	return 0;
 }

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+"""memaccelctl against a fake /sys tree: display, JSON, selection and the
+errors it gives before (usage) and after (kernel refusal) writing. The real
+sysfs files are exercised in the VM (tests/vm/offload.sh)."""
+import json
+import os
+
+import pytest
+
+from conftest import TOP, run
+
+CTL = os.path.join(TOP, "tools", "memaccelctl", "memaccelctl")
+
+
+@pytest.fixture
+def sysfs(tmp_path):
+    mo = tmp_path / "kernel/mm/migrate_offload"
+    (mo / "stats").mkdir(parents=True)
+    (mo / "engine").write_text("cpu [mtcopy]\n")
+    (mo / "reasons").write_text("compaction,syscall\n")
+    (mo / "batch_max").write_text("512\n")
+    for i, s in enumerate(("batches", "folios", "bytes", "fallbacks", "errors")):
+        (mo / "stats" / s).write_text(f"{i * 10}\n")
+    par = tmp_path / "module/mtcopy/parameters"
+    par.mkdir(parents=True)
+    (par / "threads").write_text("4\n")
+    (par / "split_batches").write_text("7\n")
+    return tmp_path
+
+
+def ctl(root, *args):
+    return run([CTL, "--sysfs", str(root), *args])
+
+
+def test_show(sysfs):
+    r = ctl(sysfs)
+    assert r.returncode == 0, r.stderr
+    assert "engine:    cpu [mtcopy]" in r.stdout
+    assert "reasons:   compaction,syscall" in r.stdout
+    assert "threads = 4" in r.stdout
+    assert "0 batches, 10 folios" in r.stdout
+    assert "30 CPU fallbacks, 40 engine errors" in r.stdout
+
+
+def test_json(sysfs):
+    r = ctl(sysfs, "--json")
+    st = json.loads(r.stdout)
+    assert st["engine"] == "mtcopy" and st["engines"] == ["cpu", "mtcopy"]
+    assert st["reasons"] == ["compaction", "syscall"]
+    assert st["batch_max"] == 512
+    assert st["knobs"] == {"mtcopy": {"split_batches": "7", "threads": "4"}}
+    assert st["stats"]["fallbacks"] == 30
+
+
+def test_json_no_reasons(sysfs):
+    (sysfs / "kernel/mm/migrate_offload/reasons").write_text("none\n")
+    assert json.loads(ctl(sysfs, "--json").stdout)["reasons"] == []
+
+
+def test_select_and_set(sysfs):
+    mo = sysfs / "kernel/mm/migrate_offload"
+    assert ctl(sysfs, "engine", "cpu").returncode == 0
+    assert (mo / "engine").read_text() == "cpu"
+    assert ctl(sysfs, "reasons", "numa,demotion").returncode == 0
+    assert (mo / "reasons").read_text() == "numa,demotion"
+    assert ctl(sysfs, "batch-max", "4096").returncode == 0
+    assert (mo / "batch_max").read_text() == "4096"
+    assert ctl(sysfs, "set", "mtcopy.threads=2").returncode == 0
+    assert (sysfs / "module/mtcopy/parameters/threads").read_text() == "2"
+
+
+@pytest.mark.parametrize("args,code,msg", [
+    (["engine", "dcbm"], 1, "no engine 'dcbm'; registered: cpu mtcopy (modprobe dcbm first?)"),
+    (["reasons", "syscall,bogus"], 2, "unknown reason(s) 'bogus'"),
+    (["reasons", "syscall,,numa"], 2, "unknown reason(s) ''"),
+    (["batch-max", "0"], 2, "out of range"),
+    (["batch-max", "40000"], 2, "out of range"),
+    (["batch-max", "12k"], 2, "not a number"),
+    (["set", "mtcopy.threads"], 2, "expected ENGINE.KNOB=VALUE"),
+    (["set", "mtcopy.nosuch=1"], 1, "has no knob 'nosuch'"),
+    (["set", "dcbm.channels=2"], 1, "'dcbm' is not loaded"),
+    (["engine"], 2, "needs a value"),
+])
+def test_errors_leave_state(sysfs, args, code, msg):
+    before = ctl(sysfs, "--json").stdout
+    r = ctl(sysfs, *args)
+    assert r.returncode == code, (r.stdout, r.stderr)
+    assert msg in r.stderr
+    assert ctl(sysfs, "--json").stdout == before
+
+
+def test_write_failure_reported(sysfs):
+    # A write the system refuses (here: the path is a directory) is one
+    # line on stderr and exit status 1.
+    f = sysfs / "kernel/mm/migrate_offload/batch_max"
+    f.unlink()
+    f.mkdir()
+    r = ctl(sysfs, "batch-max", "64")
+    assert r.returncode == 1
+    assert r.stderr.startswith("memaccelctl: batch_max: ")
+
+
+def test_not_a_memaccel_kernel(tmp_path):
+    r = ctl(tmp_path)
+    assert r.returncode == 1
+    assert "CONFIG_MIGRATION_COPY_OFFLOAD" in r.stderr
