@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make demo: set up, build the benchmark kernel and tools, boot the 2-node VM,
-# run migbench, print the tables and write results/ (markdown, CSV, PNG).
-# MIGBENCH_ARGS overrides migbench's defaults (e.g. "--reps 3 --total 32M").
+# make demo: set up, build the vanilla (base) and the patched benchmark
+# kernels and the tools, boot each in the 2-node VM, run migbench (vanilla;
+# patched with the cpu engine and mtcopy with 1 and 2 threads), print the
+# tables side by side and write results/ (markdown, CSV, PNG).
+# MIGBENCH_ARGS overrides migbench's defaults (e.g. "--reps 3 --total 32M");
+# ENGINES the engines run on the patched kernel [cpu mtcopy-1 mtcopy-2].
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -14,26 +17,43 @@ step setup
 scripts/setup.sh
 step kernel tree
 [ -d build/linux/.git ] || scripts/kernel-tree.sh
-step build: tools and benchmark kernel
+# The vanilla kernel: a worktree of the same repository at the base tag.
+van=$top/build/linux-vanilla
+if [ ! -d "$van" ]; then
+	git -C build/linux worktree prune
+	git -C build/linux worktree add -q --detach "$van" memaccel-base
+fi
+git -C "$van" checkout -q --detach memaccel-base
+step build: tools
 make -s -C tools
+step build: vanilla benchmark kernel
+KBUILD_OUT=$top/build/kbuild-bench-vanilla scripts/build-kernel.sh bench "$van"
+step build: patched benchmark kernel
 scripts/build-kernel.sh bench
+kvan=build/kbuild-bench-vanilla
 kdir=build/kbuild-bench
 release=$(cat $kdir/include/config/kernel.release)
+release_van=$(cat $kvan/include/config/kernel.release)
 npatch=$(git -C build/linux rev-list --count memaccel-base..HEAD)
-label=${LABEL:-$([ "$npatch" = 0 ] && echo vanilla || echo "memaccel+$npatch")}
+engines=${ENGINES:-cpu mtcopy-1 mtcopy-2}
 
 x=build/demo
 rm -rf "$x"
 mkdir -p "$x" results
 args=${MIGBENCH_ARGS:-}
-step "VM 2node: migbench $args"
+step "VM 2node, vanilla $release_van: migbench $args"
+scripts/vm-run --kernel "$kvan" --topology 2node --xdir "$x" --timeout 3600 -- \
+	tools/migbench/migbench --label vanilla --csv "$x/migbench.csv" \
+	--tables limit,a,b $args
+step "VM 2node, $release: migbench per engine ($engines) $args"
 scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
-	tools/migbench/migbench --label "$label" --csv "$x/migbench.csv" $args
+	env MIGBENCH_ARGS="$args" tests/vm/bench-engines.sh "$x/migbench.csv" $engines
 topo="2node: 2 vCPUs, nodes 0 and 1 with one CPU and 2.5 GiB each, QEMU TCG"
 python3 scripts/results.py "$x/migbench.csv" --md results/migbench.md --png results/migbench.png \
-	--title "migbench, $release, $topo" \
-	--meta "command=make demo (tools/migbench/migbench --label $label ${args:-(defaults)})" \
-	--meta "kernel=$release ($PACKAGE $VERSION + $npatch patches, bench config)" \
+	--title "migbench: vanilla $release_van vs $release ($engines), $topo" \
+	--meta "command=make demo (migbench ${args:-defaults}; engines: $engines)" \
+	--meta "kernels=vanilla: $PACKAGE $VERSION, bench config; patched: + $npatch patches, same config + series.config" \
+	--meta "engines=cpu: the kernel's own per-folio copy (batch path off); mtcopy-NT: mtcopy with threads=N; reasons=all, batch_max=512 pages except in the first-folio table" \
 	--meta "topology=$topo" \
 	--meta "host=$(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
 	--meta "date=$(date -u +%Y-%m-%d)"

@@ -71,6 +71,7 @@ def markdown(rows, meta):
             out.append(f"| {lab} | " + " | ".join(fmt(*stats(lim[lab][t])) if lim[lab][t] else "–" for t in threads) + " |")
         out.append("")
     labels, a = group(rows, "a", lambda r: r["folio_bytes"])
+    sizes = []
     if labels:
         sizes = sorted({s for lab in labels for s in a[lab]})
         total = max(r["bytes"] for r in rows if r["table"] == "a")
@@ -91,14 +92,57 @@ def markdown(rows, meta):
                 cells.append(c)
             out.append(f"| {lab} | " + " | ".join(cells) + " |")
         out.append("")
+    if labels and lim:
+        # Each label against the in-guest copy limit measured in its own run.
+        out.append("#### (a) as a fraction of the in-guest copy limit (1 thread / all threads)\n")
+        out.append("| label | " + " | ".join(size_name(s) for s in sizes) + " |")
+        out.append("|---|" + "---|" * len(sizes))
+        for lab in labels:
+            if not lim.get(lab):
+                continue
+            l1 = stats(lim[lab][min(lim[lab])])[0]
+            ln = stats(lim[lab][max(lim[lab])])[0]
+            cells = [f"{stats(a[lab][s])[0] / l1:.0%} / {stats(a[lab][s])[0] / ln:.0%}"
+                     if a[lab][s] else "–" for s in sizes]
+            out.append(f"| {lab} | " + " | ".join(cells) + " |")
+        out.append("")
     labels, b = group(rows, "b", lambda r: r["nr_folios"])
     if labels:
         counts = sorted({c for lab in labels for c in b[lab]})
         out.append("#### (b) move_pages(2) throughput of 2 MB folios by number of folios, GB/s\n")
         out.append("| folios | " + " | ".join(labels) + " |")
         out.append("|---|" + "---|" * len(labels))
+        base = labels[0]
         for c in counts:
-            out.append(f"| {c} | " + " | ".join(fmt(*stats(b[lab][c])) if b[lab][c] else "–" for lab in labels) + " |")
+            cells = []
+            for lab in labels:
+                if not b[lab][c]:
+                    cells.append("–")
+                    continue
+                m, sd = stats(b[lab][c])
+                cell = fmt(m, sd)
+                if lab != base and b[base][c]:
+                    cell += f" ({m / stats(b[base][c])[0]:.2f}×)"
+                cells.append(cell)
+            out.append(f"| {c} | " + " | ".join(cells) + " |")
+        out.append("")
+    labels, first = group(rows, "first", lambda r: r["nr_folios"])
+    _, fmove = group(rows, "firstmove", lambda r: r["nr_folios"])
+    if labels:
+        out.append("#### First-folio latency: how long the first 2 MB folio of a move is "
+                   "unavailable, by folios per batch (batch_max), ms; whole move GB/s\n")
+        out.append("| folios per batch | " + " | ".join(labels) + " |")
+        out.append("|---|" + "---|" * len(labels))
+        for c in sorted({c for lab in labels for c in first[lab]}):
+            cells = []
+            for lab in labels:
+                if not first[lab][c]:
+                    cells.append("–")
+                    continue
+                # gbps of a "first" row is 2 MB / gap: turn it back into ms
+                gm, gsd = stats([2 * 2**20 / g / 1e6 for g in first[lab][c]])
+                cells.append(f"{gm:.1f} ± {gsd:.1f} ms, {stats(fmove[lab][c])[0]:.3f} GB/s")
+            out.append(f"| {c} | " + " | ".join(cells) + " |")
         out.append("")
     return "\n".join(out)
 

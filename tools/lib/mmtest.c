@@ -311,7 +311,6 @@ char *alloc_on(unsigned long len, int node, unsigned long fsize)
 	return p;
 }
 
-/* Moves @nr folios of @fsize from src to dst; returns seconds for move_pages. */
 
 unsigned long parse_size(const char *s)
 {

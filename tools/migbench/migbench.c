@@ -25,6 +25,7 @@
 #include <numaif.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -45,11 +46,13 @@ static struct {
 	int nr_sizes;
 	unsigned long counts[MAX_LIST];
 	int nr_counts;
+	unsigned long batches[MAX_LIST];
+	int nr_batches;
 	unsigned long total;
 	int reps;
 	int src, dst;
 	int threads;
-	bool do_a, do_b, do_limit;
+	bool do_a, do_b, do_limit, do_first;
 	const char *label;
 	const char *csv_path;
 	bool inject_corrupt;
@@ -58,8 +61,44 @@ static struct {
 static FILE *csv;
 
 /* ---- one measurement ---- */
-static double measure_move(unsigned long fsize, unsigned long nr, int rep)
+
+/*
+ * Watches the first folio of a move: reads it every ~20 us and records the
+ * longest time a read took to come back, which is how long the folio was
+ * unavailable (unmapped) while it migrated.
+ */
+struct watch {
+	volatile char *addr;
+	atomic_bool stop;
+	double max_gap;
+};
+
+static void *watch_fn(void *arg)
 {
+	struct watch *w = arg;
+	struct timespec nap = { 0, 20000 };
+	double prev = now(), t;
+
+	while (!atomic_load(&w->stop)) {
+		(void)*w->addr;
+		t = now();
+		if (t - prev > w->max_gap)
+			w->max_gap = t - prev;
+		prev = t;
+		nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * Moves @nr folios of @fsize from src to dst; returns seconds for move_pages.
+ * With @first_gap, also how long the first folio was unavailable.
+ */
+static double measure_move(unsigned long fsize, unsigned long nr, int rep,
+			   double *first_gap)
+{
+	struct watch w = { 0 };
+	pthread_t watcher;
 	unsigned long len = fsize * nr, i;
 	uint64_t seed = ((uint64_t)fsize << 20) ^ ((uint64_t)nr << 8) ^ rep;
 	void **pages = malloc(nr * sizeof(void *));
@@ -80,9 +119,21 @@ static double measure_move(unsigned long fsize, unsigned long nr, int rep)
 		nodes[i] = opt.dst;
 		status[i] = INT_MIN;
 	}
+	if (first_gap) {
+		w.addr = p;
+		if (pthread_create(&watcher, NULL, watch_fn, &w))
+			fatal(EXIT_SYS, "pthread_create");
+		usleep(2000);
+	}
 	t0 = now();
 	ret = move_pages(0, nr, pages, nodes, status, MPOL_MF_MOVE);
 	t1 = now();
+	if (first_gap) {
+		usleep(2000);
+		atomic_store(&w.stop, true);
+		pthread_join(watcher, NULL);
+		*first_gap = w.max_gap;
+	}
 	if (ret < 0)
 		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
 	if (ret > 0)
@@ -214,7 +265,7 @@ static void table_a(void)
 		unsigned long fsize = opt.sizes[s], nr = opt.total / fsize;
 
 		for (r = 0; r < opt.reps; r++) {
-			double t = measure_move(fsize, nr, r);
+			double t = measure_move(fsize, nr, r, NULL);
 
 			acc_add(&acc[s], nr * fsize / t / 1e9);
 			csv_row("a", fsize, nr, 0, nr * fsize, r, t);
@@ -246,13 +297,62 @@ static void table_b(void)
 
 		memset(&acc, 0, sizeof(acc));
 		for (r = 0; r < opt.reps; r++) {
-			double t = measure_move(PMD_SZ, nr, r);
+			double t = measure_move(PMD_SZ, nr, r, NULL);
 
 			acc_add(&acc, nr * PMD_SZ / t / 1e9);
 			csv_row("b", PMD_SZ, nr, 0, nr * PMD_SZ, r, t);
 		}
 		printf("| %lu | %.3f ± %.3f |\n", nr, acc_mean(&acc), acc_sd(&acc));
 	}
+}
+
+#define BATCH_MAX_PATH "/sys/kernel/mm/migrate_offload/batch_max"
+#define FIRST_NR	32
+
+/*
+ * First-folio latency: 32 2 MB folios moved with batch_max set to 1, 2, 4,
+ * ... folios per batch; how long the first folio of the first batch is
+ * unavailable, and the throughput of the whole move.
+ */
+static void table_first(void)
+{
+	struct stat_acc gap, bw;
+	char saved[32] = "", val[32];
+	int b, r, fd;
+	ssize_t n;
+
+	fd = open(BATCH_MAX_PATH, O_RDONLY);
+	if (fd < 0) {
+		printf("\n### first-folio latency: skipped (%s: %s; not a memaccel kernel)\n",
+		       BATCH_MAX_PATH, strerror(errno));
+		return;
+	}
+	n = read(fd, saved, sizeof(saved) - 1);
+	close(fd);
+	if (n <= 0)
+		fatal(EXIT_SYS, "read %s", BATCH_MAX_PATH);
+	saved[n] = '\0';
+	printf("\n### First-folio latency: %d x 2 MB folios moved, by folios per batch (mean ± sd)\n\n",
+	       FIRST_NR);
+	printf("| folios per batch | first folio unavailable, ms | move GB/s |\n|---|---|---|\n");
+	for (b = 0; b < opt.nr_batches; b++) {
+		snprintf(val, sizeof(val), "%lu", opt.batches[b] * (PMD_SZ / PAGE_SZ));
+		write_str(BATCH_MAX_PATH, val);
+		memset(&gap, 0, sizeof(gap));
+		memset(&bw, 0, sizeof(bw));
+		for (r = 0; r < opt.reps; r++) {
+			double g, t = measure_move(PMD_SZ, FIRST_NR, r, &g);
+
+			acc_add(&gap, g * 1e3);
+			acc_add(&bw, FIRST_NR * PMD_SZ / t / 1e9);
+			csv_row("first", PMD_SZ, opt.batches[b], 0, PMD_SZ, r, g);
+			csv_row("firstmove", PMD_SZ, opt.batches[b], 0,
+				FIRST_NR * PMD_SZ, r, t);
+		}
+		printf("| %lu | %.2f ± %.2f | %.3f ± %.3f |\n", opt.batches[b],
+		       acc_mean(&gap), acc_sd(&gap), acc_mean(&bw), acc_sd(&bw));
+	}
+	write_str(BATCH_MAX_PATH, saved);
 }
 
 static void table_limit(void)
@@ -304,10 +404,11 @@ static void usage(FILE *f)
 		"  --sizes LIST     folio sizes for table (a) [4K,16K,64K,256K,1M,2M]\n"
 		"  --total SIZE     bytes per move in (a) and the copy limit [64M]\n"
 		"  --counts LIST    2 MB folio counts for table (b) [1,2,4,8,16,32,64]\n"
+		"  --batches LIST   2 MB folios per batch for the first-folio table [1,2,4,8,16,32]\n"
 		"  --reps N         repetitions per point [5]\n"
 		"  --src N --dst N  source and destination node [0, 1]\n"
 		"  --threads N      threads for the multi-threaded copy limit [online CPUs]\n"
-		"  --tables LIST    any of a,b,limit [a,b,limit]\n"
+		"  --tables LIST    any of a,b,limit,first [a,b,limit,first]\n"
 		"  --label NAME     row label in tables and CSV [this kernel's release]\n"
 		"  --csv FILE       append raw per-repetition rows to FILE\n"
 		"  --csv-header     print the CSV header line and exit\n"
@@ -320,7 +421,7 @@ static void parse_tables(const char *s)
 {
 	char *dup = strdup(s), *tok, *save = NULL;
 
-	opt.do_a = opt.do_b = opt.do_limit = false;
+	opt.do_a = opt.do_b = opt.do_limit = opt.do_first = false;
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "a"))
 			opt.do_a = true;
@@ -328,11 +429,13 @@ static void parse_tables(const char *s)
 			opt.do_b = true;
 		else if (!strcmp(tok, "limit"))
 			opt.do_limit = true;
+		else if (!strcmp(tok, "first"))
+			opt.do_first = true;
 		else
-			fatal(EXIT_USAGE, "--tables: unknown table '%s' (a, b, limit)", tok);
+			fatal(EXIT_USAGE, "--tables: unknown table '%s' (a, b, limit, first)", tok);
 	}
 	free(dup);
-	if (!opt.do_a && !opt.do_b && !opt.do_limit)
+	if (!opt.do_a && !opt.do_b && !opt.do_limit && !opt.do_first)
 		fatal(EXIT_USAGE, "--tables: nothing selected in '%s'", s);
 }
 
@@ -347,12 +450,13 @@ int main(int argc, char **argv)
 	parse_list("4K,16K,64K,256K,1M,2M", opt.sizes, true);
 	opt.nr_sizes = 6;
 	opt.nr_counts = parse_list("1,2,4,8,16,32,64", opt.counts, false);
+	opt.nr_batches = parse_list("1,2,4,8,16,32", opt.batches, false);
 	opt.total = 64UL << 20;
 	opt.reps = 5;
 	opt.src = 0;
 	opt.dst = 1;
 	opt.threads = sysconf(_SC_NPROCESSORS_ONLN);
-	opt.do_a = opt.do_b = opt.do_limit = true;
+	opt.do_a = opt.do_b = opt.do_limit = opt.do_first = true;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -376,6 +480,8 @@ int main(int argc, char **argv)
 			opt.nr_sizes = parse_list(v, opt.sizes, true);
 		} else if (!strcmp(a, "--counts")) {
 			opt.nr_counts = parse_list(v, opt.counts, false);
+		} else if (!strcmp(a, "--batches")) {
+			opt.nr_batches = parse_list(v, opt.batches, false);
 		} else if (!strcmp(a, "--total")) {
 			opt.total = parse_size(v);
 		} else if (!strcmp(a, "--reps")) {
@@ -438,6 +544,8 @@ int main(int argc, char **argv)
 		table_a();
 	if (opt.do_b)
 		table_b();
+	if (opt.do_first)
+		table_first();
 	printf("\nmigbench: all moves verified (folio sizes, placement, data)\n");
 	return 0;
 }
