@@ -55,6 +55,16 @@ def fmt(m, sd):
     return f"{m:.3f} ± {sd:.3f}"
 
 
+def cell(vals, base_vals, is_base):
+    """mean ± sd of vals, with the ratio to base_vals' mean unless is_base."""
+    if not vals:
+        return "–"
+    m, sd = stats(vals)
+    if is_base or not base_vals:
+        return fmt(m, sd)
+    return f"{fmt(m, sd)} ({m / stats(base_vals)[0]:.2f}×)"
+
+
 def markdown(rows, meta):
     out = []
     if meta:
@@ -80,16 +90,7 @@ def markdown(rows, meta):
         out.append("|---|" + "---|" * len(sizes))
         base = labels[0]
         for lab in labels:
-            cells = []
-            for s in sizes:
-                if not a[lab][s]:
-                    cells.append("–")
-                    continue
-                m, sd = stats(a[lab][s])
-                c = fmt(m, sd)
-                if lab != base and a[base][s]:
-                    c += f" ({m / stats(a[base][s])[0]:.2f}×)"
-                cells.append(c)
+            cells = [cell(a[lab][s], a[base][s], lab == base) for s in sizes]
             out.append(f"| {lab} | " + " | ".join(cells) + " |")
         out.append("")
     if labels and lim:
@@ -114,16 +115,7 @@ def markdown(rows, meta):
         out.append("|---|" + "---|" * len(labels))
         base = labels[0]
         for c in counts:
-            cells = []
-            for lab in labels:
-                if not b[lab][c]:
-                    cells.append("–")
-                    continue
-                m, sd = stats(b[lab][c])
-                cell = fmt(m, sd)
-                if lab != base and b[base][c]:
-                    cell += f" ({m / stats(b[base][c])[0]:.2f}×)"
-                cells.append(cell)
+            cells = [cell(b[lab][c], b[base][c], lab == base) for lab in labels]
             out.append(f"| {c} | " + " | ".join(cells) + " |")
         out.append("")
     labels, first = group(rows, "first", lambda r: r["nr_folios"])
