@@ -10,10 +10,7 @@ from conftest import TOP, run
 MB = os.path.join(TOP, "tools", "migbench", "migbench")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def build():
-    r = run(["make", "-s", "-C", os.path.join(TOP, "tools")])
-    assert r.returncode == 0, r.stderr
+pytestmark = pytest.mark.usefixtures("tools_built")
 
 
 def test_help():

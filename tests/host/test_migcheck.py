@@ -10,10 +10,7 @@ from conftest import TOP, run
 MC = os.path.join(TOP, "tools", "migcheck", "migcheck")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def build():
-    r = run(["make", "-s", "-C", os.path.join(TOP, "tools")])
-    assert r.returncode == 0, r.stderr
+pytestmark = pytest.mark.usefixtures("tools_built")
 
 
 @pytest.mark.parametrize("args", [
