@@ -9,14 +9,17 @@ directives) at any nesting depth; a result line that has subtests is counted
 through its subtests only. pytest JUnit XML files add their cases. A stream
 that announces a plan ("1..N") but reports fewer results counts the missing
 ones as failed, so a crashed or truncated run cannot pass. Prints failed and
-skipped test names, then one line "N passed, N failed, N skipped"; exits 1
+skipped test names (identical skips once, with a count), each failure
+with the output lines that preceded it in its stream, then one line "N passed, N failed, N skipped"; exits 1
 if anything failed or nothing ran.
 """
+import collections
 import re
 import sys
 import xml.etree.ElementTree as ET
 
 RESULT = re.compile(r"^(\s*)(not ok|ok)\s+(\d+)\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(.*))?$")
+CONTEXT_LINES = 15
 PLAN = re.compile(r"^(\s*)1\.\.(\d+)")
 
 
@@ -25,12 +28,14 @@ class Counts:
         self.passed = self.failed = self.skipped = 0
         self.failures = []
         self.skips = []
+        self.context = {}
 
-    def add(self, status, name, directive=""):
+    def add(self, status, name, directive="", context=()):
         d = (directive or "").strip()
         if status == "not ok" and not d.upper().startswith("TODO"):
             self.failed += 1
             self.failures.append(name)
+            self.context[name] = list(context)
         elif d.upper().startswith("SKIP"):
             self.skipped += 1
             self.skips.append(f"{name}: {d[4:].strip() or 'no reason given'}")
@@ -45,8 +50,9 @@ def indent_of(s):
 def parse_stream(lines, origin, counts):
     """Count leaf results. Nesting is by indentation (KTAP) or by a '# '
     prefix (kselftest subtests printed as '# ok 1 ...')."""
-    entries = []  # (depth, status, name, directive)
+    entries = []  # (depth, status, name, directive, output before it)
     plans = {}    # depth -> announced plan (first seen at that depth)
+    recent = collections.deque(maxlen=CONTEXT_LINES)
     for raw in lines:
         stripped = raw.rstrip("\n")
         prefix_depth = 0
@@ -59,17 +65,21 @@ def parse_stream(lines, origin, counts):
         m = RESULT.match(stripped)
         if m:
             depth = indent_of(m.group(1)) // 2 + prefix_depth
-            entries.append((depth, m.group(2), m.group(4).strip(), m.group(5) or ""))
+            entries.append((depth, m.group(2), m.group(4).strip(), m.group(5) or "",
+                            tuple(recent)))
+            recent.clear()
             continue
         p = PLAN.match(stripped)
         if p:
             d = indent_of(p.group(1)) // 2 + prefix_depth
             plans.setdefault(d, int(p.group(2)))
+        elif stripped.strip():
+            recent.append(stripped)
     # A result is a leaf unless the entries just before it are deeper
     # (subtests are printed before their parent's result line).
     top = min((e[0] for e in entries), default=0)
     top_seen = 0
-    for i, (depth, status, name, directive) in enumerate(entries):
+    for i, (depth, status, name, directive, context) in enumerate(entries):
         has_children = i > 0 and entries[i - 1][0] > depth
         if depth == top:
             top_seen += 1
@@ -86,7 +96,7 @@ def parse_stream(lines, origin, counts):
                 j -= 1
             if child_failed:
                 continue
-        counts.add(status, f"{origin}: {name}", directive)
+        counts.add(status, f"{origin}: {name}", directive, context)
     if entries:
         want = plans.get(top)
         if want is not None and top_seen < want:
@@ -121,10 +131,12 @@ def main(argv):
     for f in files:
         with open(f, errors="replace") as fh:
             parse_stream(fh, f, counts)
-    for s in counts.skips:
-        print(f"SKIP {s}")
+    for s, n in collections.Counter(counts.skips).items():
+        print(f"SKIP {s}" + (f" (x{n})" if n > 1 else ""))
     for f in counts.failures:
         print(f"FAIL {f}")
+        for line in counts.context.get(f, ()):
+            print(f"  | {line}")
     line = f"{counts.passed} passed, {counts.failed} failed"
     if counts.skipped:
         line += f", {counts.skipped} skipped"

@@ -75,3 +75,21 @@ def test_junit(tmp_path):
                  '</testsuite></testsuites>')
     rc, line, _ = summarize(tmp_path, "1..1\nok 1 k\n", junit=str(x))
     assert line == "2 passed, 1 failed, 1 skipped"
+
+
+def test_failure_shows_the_output_before_it(tmp_path):
+    s = ("1..2\n# RUN a\n# all fine\nok 1 a\n"
+         "# RUN b\n# Didn't migrate 1 pages\nnot ok 2 b\n")
+    rc, _, out = summarize(tmp_path, s)
+    assert rc == 1
+    block = out.split("FAIL ", 1)[1].splitlines()
+    assert block[0].endswith(": b")
+    assert block[1:3] == ["  | # RUN b", "  | # Didn't migrate 1 pages"]
+    assert "all fine" not in out
+
+
+def test_identical_skips_listed_once_with_count(tmp_path):
+    s = "1..3\nok 1 a # SKIP no hugepages\nok 2 a # SKIP no hugepages\nok 3 c # SKIP other\n"
+    rc, line, out = summarize(tmp_path, s)
+    assert (rc, line) == (0, "0 passed, 0 failed, 3 skipped")
+    assert out.count("no hugepages") == 1 and "(x2)" in out
