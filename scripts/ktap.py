@@ -9,7 +9,8 @@ directives) at any nesting depth; a result line that has subtests is counted
 through its subtests only. pytest JUnit XML files add their cases. A stream
 that announces a plan ("1..N") but reports fewer results counts the missing
 ones as failed, so a crashed or truncated run cannot pass. Prints failed and
-skipped test names (identical skips once, with a count), each failure
+skipped test names (identical skips once, with a count), the failures of
+first attempts that were retried (RETRY_TAG lines, not counted), each failure
 with the output lines that preceded it in its stream, then one line "N passed, N failed, N skipped"; exits 1
 if anything failed or nothing ran.
 """
@@ -20,6 +21,9 @@ import xml.etree.ElementTree as ET
 
 RESULT = re.compile(r"^(\s*)(not ok|ok)\s+(\d+)\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(.*))?$")
 CONTEXT_LINES = 15
+# Prefix of the output of a first attempt that failed and was run again
+# (tests/vm/mm-selftests.sh); only the second attempt's results count.
+RETRY_TAG = "# [first attempt failed, retried] "
 PLAN = re.compile(r"^(\s*)1\.\.(\d+)")
 
 
@@ -29,6 +33,7 @@ class Counts:
         self.failures = []
         self.skips = []
         self.context = {}
+        self.retried = []
 
     def add(self, status, name, directive="", context=()):
         d = (directive or "").strip()
@@ -55,6 +60,10 @@ def parse_stream(lines, origin, counts):
     recent = collections.deque(maxlen=CONTEXT_LINES)
     for raw in lines:
         stripped = raw.rstrip("\n")
+        if stripped.startswith(RETRY_TAG):
+            m = RESULT.match(stripped[len(RETRY_TAG):].lstrip("# "))
+            if m and m.group(2) == "not ok":
+                counts.retried.append(f"{origin}: {m.group(4).strip()}")
         prefix_depth = 0
         while stripped.lstrip().startswith("# "):
             inner = stripped.lstrip()[2:]
@@ -133,6 +142,8 @@ def main(argv):
             parse_stream(fh, f, counts)
     for s, n in collections.Counter(counts.skips).items():
         print(f"SKIP {s}" + (f" (x{n})" if n > 1 else ""))
+    for r in counts.retried:
+        print(f"RETRIED {r} (failed on the first attempt)")
     for f in counts.failures:
         print(f"FAIL {f}")
         for line in counts.context.get(f, ()):

@@ -93,3 +93,12 @@ def test_identical_skips_listed_once_with_count(tmp_path):
     rc, line, out = summarize(tmp_path, s)
     assert (rc, line) == (0, "0 passed, 0 failed, 3 skipped")
     assert out.count("no hugepages") == 1 and "(x2)" in out
+
+
+def test_retried_first_attempt_listed_not_counted(tmp_path):
+    tag = "# [first attempt failed, retried] "
+    s = (f"{tag}1..2\n{tag}# ok 1 a\n{tag}# not ok 2 flaky\n{tag}not ok 1 suite\n"
+         "1..1\n# 1..2\n# ok 1 a\n# ok 2 flaky\nok 1 suite\n")
+    rc, line, out = summarize(tmp_path, s)
+    assert (rc, line) == (0, "2 passed, 0 failed")
+    assert "RETRIED" in out and ": flaky (failed on the first attempt)" in out
