@@ -6,6 +6,9 @@
  *  (a) GB/s moving a fixed total from node SRC to node DST, for folio sizes
  *      4K..2M (mTHP sysfs sizes; 2M through THP with MADV_HUGEPAGE);
  *  (b) GB/s for 2 MB folios by number of folios moved.
+ *  (w) GB/s and the migrating thread's own CPU time per GB for the mixed
+ *      workloads of DSA-2LM: A = 1023 x 4K + 1 x 2M, B = 1000 x 4K + 24 x 2M,
+ *      moved in one move_pages(2) call;
  * plus the in-guest copy limit: memcpy bandwidth SRC->DST with one thread
  * and with N threads, measured the same way, so each table can be read
  * against what the machine can copy at all.
@@ -33,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,7 +56,7 @@ static struct {
 	int reps;
 	int src, dst;
 	int threads;
-	bool do_a, do_b, do_limit, do_first;
+	bool do_a, do_b, do_limit, do_first, do_w;
 	const char *label;
 	const char *csv_path;
 	bool inject_corrupt;
@@ -151,6 +155,80 @@ static double measure_move(unsigned long fsize, unsigned long nr, int rep,
 	free(pages);
 	free(nodes);
 	free(status);
+	return t1 - t0;
+}
+
+static double thread_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		fatal(EXIT_SYS, "getrusage: %s", strerror(errno));
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/*
+ * Moves @n_small 4 KB folios and @n_large 2 MB folios, the large ones
+ * spread evenly through the list, in one move_pages(2) call. Returns its
+ * seconds; *@cpu is the CPU time (user + system) of the calling thread in
+ * that call, that is what the migration cost the migrating task itself.
+ */
+static double measure_mix(unsigned long n_small, unsigned long n_large,
+			  int rep, double *cpu)
+{
+	unsigned long ls = n_small * PAGE_SZ, ll = n_large * PMD_SZ;
+	unsigned long nr = n_small + n_large, i, s = 0, l = 0;
+	uint64_t seed = (n_small << 32) ^ (n_large << 8) ^ rep;
+	void **pages = malloc(nr * sizeof(void *));
+	int *nodes = malloc(nr * sizeof(int)), *status = malloc(nr * sizeof(int));
+	char *big, *small;
+	double t0, t1, c0, c1;
+	long ret;
+
+	if (!pages || !nodes || !status || !n_small || !n_large)
+		fatal(EXIT_SYS, "measure_mix: bad workload or out of memory");
+	mthp_select(PMD_SZ);
+	big = alloc_on(ll, opt.src, PMD_SZ);
+	mthp_select(PAGE_SZ);
+	small = alloc_on(ls, opt.src, PAGE_SZ);
+	fill(big, ll, seed);
+	fill(small, ls, seed + 1);
+	check_folios(big, ll, PMD_SZ, "before move");
+	check_folios(small, ls, PAGE_SZ, "before move");
+	for (i = 0; i < nr; i++) {
+		/* large folio l at the middle of the l-th of n_large segments */
+		if (l < n_large && i == (2 * l + 1) * nr / (2 * n_large))
+			pages[i] = big + l++ * PMD_SZ;
+		else
+			pages[i] = small + s++ * PAGE_SZ;
+		nodes[i] = opt.dst;
+		status[i] = INT_MIN;
+	}
+	c0 = thread_cpu();
+	t0 = now();
+	ret = move_pages(0, nr, pages, nodes, status, MPOL_MF_MOVE);
+	t1 = now();
+	c1 = thread_cpu();
+	if (ret < 0)
+		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
+	if (ret > 0)
+		fatal(EXIT_CHECK, "move_pages: %ld folios not migrated", ret);
+	for (i = 0; i < nr; i++)
+		if (status[i] != opt.dst)
+			fatal(EXIT_CHECK, "entry %lu: status %d, expected node %d",
+			      i, status[i], opt.dst);
+	check_node(big, ll, opt.dst);
+	check_node(small, ls, opt.dst);
+	check_folios(big, ll, PMD_SZ, "after move");
+	verify(big, ll, seed);
+	verify(small, ls, seed + 1);
+	munmap(big, ll);
+	munmap(small, ls);
+	free(pages);
+	free(nodes);
+	free(status);
+	*cpu = c1 - c0;
 	return t1 - t0;
 }
 
@@ -306,6 +384,34 @@ static void table_b(void)
 	}
 }
 
+static void table_w(void)
+{
+	static const struct { const char *name; unsigned long small, large; } w[] = {
+		{ "A: 1023 x 4K + 1 x 2M", 1023, 1 },
+		{ "B: 1000 x 4K + 24 x 2M", 1000, 24 },
+	};
+	unsigned int k;
+	int r;
+
+	printf("\n### (w) DSA-2LM workloads, one move_pages(2) call: GB/s and the migrating thread's CPU seconds per GB (mean ± sd)\n\n");
+	printf("| workload | %s GB/s | %s CPU s/GB |\n|---|---|---|\n", opt.label, opt.label);
+	for (k = 0; k < sizeof(w) / sizeof(w[0]); k++) {
+		unsigned long bytes = w[k].small * PAGE_SZ + w[k].large * PMD_SZ;
+		struct stat_acc bw = { 0 }, cpu = { 0 };
+
+		for (r = 0; r < opt.reps; r++) {
+			double c, t = measure_mix(w[k].small, w[k].large, r, &c);
+
+			acc_add(&bw, bytes / t / 1e9);
+			acc_add(&cpu, c / (bytes / 1e9));
+			csv_row("w", w[k].large, w[k].small, 0, bytes, r, t);
+			csv_row("wcpu", w[k].large, w[k].small, 0, bytes, r, c);
+		}
+		printf("| %s | %.3f ± %.3f | %.2f ± %.2f |\n", w[k].name,
+		       acc_mean(&bw), acc_sd(&bw), acc_mean(&cpu), acc_sd(&cpu));
+	}
+}
+
 #define BATCH_MAX_PATH "/sys/kernel/mm/migrate_offload/batch_max"
 #define FIRST_NR	32
 
@@ -408,7 +514,7 @@ static void usage(FILE *f)
 		"  --reps N         repetitions per point [5]\n"
 		"  --src N --dst N  source and destination node [0, 1]\n"
 		"  --threads N      threads for the multi-threaded copy limit [online CPUs]\n"
-		"  --tables LIST    any of a,b,limit,first [a,b,limit,first]\n"
+		"  --tables LIST    any of a,b,limit,first,w [a,b,limit,first]\n"
 		"  --label NAME     row label in tables and CSV [this kernel's release]\n"
 		"  --csv FILE       append raw per-repetition rows to FILE\n"
 		"  --csv-header     print the CSV header line and exit\n"
@@ -421,7 +527,7 @@ static void parse_tables(const char *s)
 {
 	char *dup = strdup(s), *tok, *save = NULL;
 
-	opt.do_a = opt.do_b = opt.do_limit = opt.do_first = false;
+	opt.do_a = opt.do_b = opt.do_limit = opt.do_first = opt.do_w = false;
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "a"))
 			opt.do_a = true;
@@ -431,11 +537,13 @@ static void parse_tables(const char *s)
 			opt.do_limit = true;
 		else if (!strcmp(tok, "first"))
 			opt.do_first = true;
+		else if (!strcmp(tok, "w"))
+			opt.do_w = true;
 		else
-			fatal(EXIT_USAGE, "--tables: unknown table '%s' (a, b, limit, first)", tok);
+			fatal(EXIT_USAGE, "--tables: unknown table '%s' (a, b, limit, first, w)", tok);
 	}
 	free(dup);
-	if (!opt.do_a && !opt.do_b && !opt.do_limit && !opt.do_first)
+	if (!opt.do_a && !opt.do_b && !opt.do_limit && !opt.do_first && !opt.do_w)
 		fatal(EXIT_USAGE, "--tables: nothing selected in '%s'", s);
 }
 
@@ -546,6 +654,8 @@ int main(int argc, char **argv)
 		table_b();
 	if (opt.do_first)
 		table_first();
+	if (opt.do_w)
+		table_w();
 	printf("\nmigbench: all moves verified (folio sizes, placement, data)\n");
 	return 0;
 }
