@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # make test: set up, build, run every test, print one summary line.
 #   host tests (pytest), series hygiene, then in the 2-node VM: topology,
-#   migbench, KUnit, migration copy offload, engine storm; in the 2-node
-#   4-CPU VM: upstream mm selftests with cpu and mtcopy; in the 4-node VM:
+#   migbench, KUnit, migration copy offload, engine storm, DMA offload
+#   (swdma, dmatest, dcbm); in the 2-node 4-CPU VM: upstream mm selftests
+#   with cpu, mtcopy and dcbm; in the 4-node VM:
 #   topology, offload. Each VM ends with a dmesg check. All KTAP is summed
 #   by scripts/ktap.py.
 set -uo pipefail
@@ -57,15 +58,18 @@ vm_tests() {
 			printf 'KTAP version 1\n1..1\nnot ok 1 %s (%s): no result\n' "$t" "$topo" >"$x/ktap/$t.tap"
 	done
 }
-vm_tests 2node topology migbench kunit offload storm
+vm_tests 2node topology migbench kunit offload storm dma
 # Upstream mm selftests: same two nodes, two CPUs each (migration.c needs
 # three or more CPUs and skips everything with two). First with the
 # kernel's own copy, then every category under mtcopy with 4 threads
-# (every batch split), and migration under mtcopy with 1 and 2 threads.
+# (every batch split), migration under mtcopy with 1 and 2 threads, and
+# migration, thp, cow and ksm under dcbm on 4 swdma channels (every folio
+# by DMA).
 mm_all="migration ksm ksm_numa thp cow"
 vm_tests 2node-4cpu topology $(for c in $mm_all; do echo "mm:$c"; done) \
 	$(for c in $mm_all; do echo "mm:$c@mtcopy-4"; done) \
-	mm:migration@mtcopy-1 mm:migration@mtcopy-2
+	mm:migration@mtcopy-1 mm:migration@mtcopy-2 \
+	$(for c in migration thp cow ksm; do echo "mm:$c@dcbm-4"; done)
 vm_tests 4node topology offload
 
 step summary

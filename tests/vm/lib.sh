@@ -41,7 +41,11 @@ MO=/sys/kernel/mm/migrate_offload
 MO_DBG=/sys/kernel/debug/migrate_offload
 MTCOPY=/sys/module/mtcopy/parameters
 MIGCHECK=${MIGCHECK:-$TOP/tools/migcheck/migcheck}
-# mo_select SPEC: SPEC is "cpu" or "mtcopy-N" (mtcopy with N threads).
+DCBM=/sys/module/dcbm/parameters
+SWDMA=/sys/module/swdma/parameters
+# mo_select SPEC: SPEC is "cpu", "mtcopy-N" (mtcopy with N threads) or
+# "dcbm-N" (dcbm holding N channels of swdma, which is loaded with 8
+# channels if it is not loaded yet; every folio size goes by DMA).
 mo_select() {
 	case "$1" in
 	cpu) echo cpu >$MO/engine ;;
@@ -49,6 +53,13 @@ mo_select() {
 		modprobe mtcopy || return 1
 		echo "${1#mtcopy-}" >$MTCOPY/threads || return 1
 		echo mtcopy >$MO/engine
+		;;
+	dcbm-*)
+		[ -d $SWDMA ] || modprobe swdma channels=8 || return 1
+		modprobe dcbm || return 1
+		echo "${1#dcbm-}" >$DCBM/channels || return 1
+		echo 0 >$DCBM/threshold_kb || return 1
+		echo dcbm >$MO/engine
 		;;
 	*) echo "unknown engine spec $1" >&2; return 1 ;;
 	esac
