@@ -4,7 +4,7 @@
 
     results.py CSV --md OUT.md --png OUT.png [--meta KEY=VALUE ...]
 
-Rows with the same label form one column of table (a) and table (b); the
+Rows with the same label form one column of tables (a), (b) and (w); the
 copy limit table lists each label's 1- and N-thread memcpy bandwidth. Every
 number is mean ± sample standard deviation over the repetitions in the CSV;
 ratios to the first label (the baseline) are given where there is more than
@@ -135,6 +135,29 @@ def markdown(rows, meta):
                 gm, gsd = stats([2 * 2**20 / g / 1e6 for g in first[lab][c]])
                 cells.append(f"{gm:.1f} ± {gsd:.1f} ms, {stats(fmove[lab][c])[0]:.3f} GB/s")
             out.append(f"| {c} | " + " | ".join(cells) + " |")
+        out.append("")
+    labels, w = group(rows, "w", lambda r: (r["nr_folios"], r["folio_bytes"]))
+    _, wcpu = group(rows, "wcpu", lambda r: (r["nr_folios"], r["folio_bytes"]))
+    if labels:
+        base = labels[0]
+        loads = sorted({k for lab in labels for k in w[lab]})
+        out.append("#### (w) DSA-2LM workloads in one move_pages(2) call: GB/s "
+                   "(ratio to the first column)\n")
+        out.append("| workload | " + " | ".join(labels) + " |")
+        out.append("|---|" + "---|" * len(labels))
+        for k in loads:
+            cells = [cell(w[lab][k], w[base][k], lab == base) for lab in labels]
+            out.append(f"| {k[0]} × 4K + {k[1]} × 2M | " + " | ".join(cells) + " |")
+        out.append("")
+        out.append("#### (w) CPU time of the migrating thread per GB moved, s/GB "
+                   "(ratio to the first column)\n")
+        out.append("| workload | " + " | ".join(labels) + " |")
+        out.append("|---|" + "---|" * len(labels))
+        for k in loads:
+            # gbps of a "wcpu" row is bytes / CPU seconds: s/GB is its inverse
+            inv = {lab: [1 / g if g else float("inf") for g in wcpu[lab][k]] for lab in labels}
+            cells = [cell(inv[lab], inv[base], lab == base) if inv[lab] else "–" for lab in labels]
+            out.append(f"| {k[0]} × 4K + {k[1]} × 2M | " + " | ".join(cells) + " |")
         out.append("")
     return "\n".join(out)
 

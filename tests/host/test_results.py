@@ -46,3 +46,19 @@ def test_empty_csv_is_an_error(tmp_path):
     r = run(["python3", RES, str(csv)])
     assert r.returncode != 0
     assert "no rows" in r.stderr
+
+
+def test_workload_tables_bandwidth_and_cpu_per_gb(tmp_path):
+    csv = tmp_path / "w.csv"
+    b = 1000 * 4096 + 24 * (2 << 20)
+    rows = header()
+    # "w" rows carry move seconds, "wcpu" rows the thread's CPU seconds
+    for label, secs, cpu in (("cpu", 0.2, 0.2), ("dcbm", 0.1, 0.02)):
+        rows += f"{label},w,24,1000,0,{b},0,{secs},{b / secs / 1e9}\n"
+        rows += f"{label},wcpu,24,1000,0,{b},0,{cpu},{b / cpu / 1e9}\n"
+    csv.write_text(rows)
+    r = run(["python3", RES, str(csv)])
+    assert r.returncode == 0, r.stderr
+    gbs = b / 1e9
+    assert f"| 1000 × 4K + 24 × 2M | {gbs / 0.2:.3f} ± 0.000 | {gbs / 0.1:.3f} ± 0.000 (2.00×) |" in r.stdout
+    assert f"| 1000 × 4K + 24 × 2M | {0.2 / gbs:.3f} ± 0.000 | {0.02 / gbs:.3f} ± 0.000 (0.10×) |" in r.stdout

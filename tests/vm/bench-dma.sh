@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of make demo, DMA part (a benchmark, not a test): dcbm over
+# swdma modelled as a PTDMA-like engine.
+#   bench-dma.sh CSV         rows appended to CSV; MIGBENCH_ARGS extra args
+# 1. Seed 001 table (b): dcbm with 1, 2, 4, 8 channels, every folio by DMA
+#    (threshold 0), folio sizes 4K..2M (migbench table a), and the 2 MB
+#    folio-count sweep with one channel (table b).
+# 2. DSA-2LM workloads A and B (migbench table w), batch_max raised so that
+#    a whole workload is one batch: cpu, dcbm-4 with large folios only,
+#    dcbm-4 adaptive (threshold 0: small folios grouped per channel), and
+#    dcbm-4 adaptive with the default 32 KiB threshold (small folios on
+#    the CPU while the channels copy).
+# 3. Seed 001's compaction experiment, scaled: see compaction() below.
+# swdma model (env): SWDMA_LATENCY_NS [10000], SWDMA_BANDWIDTH_MBPS [400].
+. "$(dirname "$0")/lib.sh"
+set -eu
+csv=$1
+MB=$TOP/tools/migbench/migbench
+lat=${SWDMA_LATENCY_NS:-10000}
+bw=${SWDMA_BANDWIDTH_MBPS:-400}
+modprobe -r dcbm swdma 2>/dev/null || true
+modprobe swdma channels=8 latency_ns="$lat" bandwidth_mbps="$bw"
+echo all >$MO/reasons
+echo "== swdma: 8 channels, latency_ns=$lat, bandwidth_mbps=$bw per channel"
+dstats() {
+	local k out=
+	for k in dma_folios dma_bytes cpu_folios cpu_bytes fallbacks timeouts errors; do
+		out+="$k=$(cat $DCBM/$k) "
+	done
+	echo "dcbm: $out"
+}
+
+for n in 1 2 4 8; do
+	mo_select dcbm-$n
+	tables=a
+	[ "$n" = 1 ] && tables=a,b
+	echo "== dcbm, $n channel(s), threshold_kb=0: tables $tables"
+	# shellcheck disable=SC2086
+	"$MB" --label "dcbm-${n}ch" --csv "$csv" --tables $tables ${MIGBENCH_ARGS:-}
+	dstats
+done
+
+echo 16384 >$MO/batch_max
+wl() {
+	local label=$1
+	echo "== workloads: $label (engine $(cat $MO/engine), batch_max $(cat $MO/batch_max) pages)"
+	# shellcheck disable=SC2086
+	"$MB" --label "$label" --csv "$csv" --tables w ${MIGBENCH_ARGS:-}
+	[ -d $DCBM ] && dstats
+	return 0
+}
+mo_select cpu
+wl cpu
+mo_select dcbm-4
+echo 1 >$DCBM/large_only
+wl dcbm-4ch-large-only
+echo 0 >$DCBM/large_only
+wl dcbm-4ch-adaptive
+echo 32 >$DCBM/threshold_kb
+wl dcbm-4ch-adaptive-32K
+echo 512 >$MO/batch_max
+
+# Compaction: fragment node 1 (migcheck keeps half of every 2 MB region),
+# then ask for 2 MB huge pages on node 1 so that compaction migrates the
+# kept pages. Reported per engine: wall time, pages migrated, huge pages
+# obtained, system time of the allocating task, and the iterations of a
+# CPU hog pinned to the allocating CPU (what the migration left to it).
+compaction() {
+	local label=$1 ready=/tmp/bench-frag.ready pid hog t0 t1 m0 m1 st got
+	rm -f $ready /tmp/bench-hog
+	echo 0 >/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages
+	"$MIGCHECK" --fragment --src 1 --total 512M --ready $ready >/tmp/bench-frag.out 2>&1 &
+	pid=$!
+	for _ in $(seq 600); do [ -e $ready ] && break; sleep 0.1; done
+	taskset -c 0 bash -c 'n=0; trap "echo \$n >/tmp/bench-hog; exit" TERM
+		while :; do n=$((n + 1)); done' &
+	hog=$!
+	sleep 0.5
+	m0=$(awk '/^pgmigrate_success/ {print $2}' /proc/vmstat)
+	t0=$(date +%s.%N)
+	# the write runs in this bash, pinned to CPU 0: its stime is the
+	# allocation's (field 15 of /proc/PID/stat, clock ticks)
+	st=$(taskset -c 0 bash -c 'echo 256 >/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages
+		read -r -a s </proc/$$/stat; echo ${s[14]}')
+	t1=$(date +%s.%N)
+	m1=$(awk '/^pgmigrate_success/ {print $2}' /proc/vmstat)
+	got=$(cat /sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages)
+	kill $hog; wait $hog 2>/dev/null || true
+	echo 0 >/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages
+	kill -USR1 $pid; wait $pid || echo "compaction: migcheck found its data damaged!"
+	echo "| $label | $(echo "$t1 - $t0" | bc) | $((m1 - m0)) | $got | $(echo "scale=2; $st / $(getconf CLK_TCK)" | bc) | $(cat /tmp/bench-hog) |"
+}
+echo "== compaction of a fragmented node 1 (512 MiB, half of every 2 MB region kept), 256 huge pages asked"
+echo
+echo "| engine | wall s | pages migrated | huge pages obtained | allocating task sys s | CPU-0 hog iterations |"
+echo "|---|---|---|---|---|---|"
+mo_select cpu
+compaction cpu
+# compaction moves base pages: threshold 0 sends them all to DMA, as the RFC did
+mo_select dcbm-4
+compaction dcbm-4ch
+echo cpu >$MO/engine
