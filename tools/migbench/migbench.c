@@ -188,11 +188,12 @@ static double measure_mix(unsigned long n_small, unsigned long n_large,
 
 	if (!pages || !nodes || !status || !n_small || !n_large)
 		fatal(EXIT_SYS, "measure_mix: bad workload or out of memory");
+	/* Pages are allocated at first touch: under each one's THP setting */
 	mthp_select(PMD_SZ);
 	big = alloc_on(ll, opt.src, PMD_SZ);
+	fill(big, ll, seed);
 	mthp_select(PAGE_SZ);
 	small = alloc_on(ls, opt.src, PAGE_SZ);
-	fill(big, ll, seed);
 	fill(small, ls, seed + 1);
 	check_folios(big, ll, PMD_SZ, "before move");
 	check_folios(small, ls, PAGE_SZ, "before move");
