@@ -66,7 +66,7 @@ python3 scripts/results.py "$x/migbench.csv" --md results/migbench.md --png resu
 	--meta "host=$(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
 	--meta "date=$(date -u +%Y-%m-%d)"
 cp "$x/migbench.csv" results/migbench.csv
-grep -A6 '^| engine | wall s' "$x/bench-dma.out" >results/compaction.md || true
+grep -A7 '^| engine | wall s' "$x/bench-dma.out" >results/compaction.md || true
 step results
 cat results/migbench.md results/compaction.md
 echo

@@ -13,6 +13,7 @@
 #    the CPU while the channels copy).
 # 3. Seed 001's compaction experiment, scaled: see compaction() below.
 # swdma model (env): SWDMA_LATENCY_NS [10000], SWDMA_BANDWIDTH_MBPS [400].
+# BENCH_DMA_PARTS: which of "channels workloads compaction" to run [all].
 . "$(dirname "$0")/lib.sh"
 set -eu
 csv=$1
@@ -31,7 +32,8 @@ dstats() {
 	echo "dcbm: $out"
 }
 
-for n in 1 2 4 8; do
+parts=" ${BENCH_DMA_PARTS:-channels workloads compaction} "
+[[ "$parts" == *" channels "* ]] && for n in 1 2 4 8; do
 	mo_select dcbm-$n
 	tables=a
 	[ "$n" = 1 ] && tables=a,b
@@ -41,7 +43,6 @@ for n in 1 2 4 8; do
 	dstats
 done
 
-echo 16384 >$MO/batch_max
 wl() {
 	local label=$1
 	echo "== workloads: $label (engine $(cat $MO/engine), batch_max $(cat $MO/batch_max) pages)"
@@ -50,19 +51,23 @@ wl() {
 	[ -d $DCBM ] && dstats
 	return 0
 }
-mo_select cpu
-wl cpu
-mo_select dcbm-4
-echo 1 >$DCBM/large_only
-wl dcbm-4ch-large-only
-echo 0 >$DCBM/large_only
-wl dcbm-4ch-adaptive
-echo 32 >$DCBM/threshold_kb
-wl dcbm-4ch-adaptive-32K
-echo 512 >$MO/batch_max
+if [[ "$parts" == *" workloads "* ]]; then
+	echo 16384 >$MO/batch_max
+	mo_select cpu
+	wl cpu
+	mo_select dcbm-4
+	echo 1 >$DCBM/large_only
+	wl dcbm-4ch-large-only
+	echo 0 >$DCBM/large_only
+	wl dcbm-4ch-adaptive
+	echo 32 >$DCBM/threshold_kb
+	wl dcbm-4ch-adaptive-32K
+	echo 512 >$MO/batch_max
+fi
 
-# Compaction: fragment node 1 (migcheck keeps half of every 2 MB region),
-# then ask for 2 MB huge pages on node 1 so that compaction migrates the
+# Compaction: fragment node 1 (migcheck fills 2 GiB with base pages and
+# frees every other one, so every 2 MB region is half used), then ask for
+# 700 huge pages (1.4 GiB) on node 1 so that compaction migrates the
 # kept pages. Reported per engine: wall time, pages migrated, huge pages
 # obtained, system time of the allocating task, and the iterations of a
 # CPU hog pinned to the allocating CPU (what the migration left to it).
@@ -70,9 +75,9 @@ compaction() {
 	local label=$1 ready=/tmp/bench-frag.ready pid hog t0 t1 m0 m1 st got
 	rm -f $ready /tmp/bench-hog
 	echo 0 >/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages
-	"$MIGCHECK" --fragment --src 1 --total 512M --ready $ready >/tmp/bench-frag.out 2>&1 &
+	"$MIGCHECK" --fragment --src 1 --total 2G --ready $ready >/tmp/bench-frag.out 2>&1 &
 	pid=$!
-	for _ in $(seq 600); do [ -e $ready ] && break; sleep 0.1; done
+	for _ in $(seq 1800); do [ -e $ready ] && break; sleep 0.1; done
 	taskset -c 0 bash -c 'n=0; trap "echo \$n >/tmp/bench-hog; exit" TERM
 		while :; do n=$((n + 1)); done' &
 	hog=$!
@@ -81,7 +86,7 @@ compaction() {
 	t0=$(date +%s.%N)
 	# the write runs in this bash, pinned to CPU 0: its stime is the
 	# allocation's (field 15 of /proc/PID/stat, clock ticks)
-	st=$(taskset -c 0 bash -c 'echo 256 >/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages
+	st=$(taskset -c 0 bash -c 'echo 700 >/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages
 		read -r -a s </proc/$$/stat; echo ${s[14]}')
 	t1=$(date +%s.%N)
 	m1=$(awk '/^pgmigrate_success/ {print $2}' /proc/vmstat)
@@ -89,15 +94,23 @@ compaction() {
 	kill $hog; wait $hog 2>/dev/null || true
 	echo 0 >/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages
 	kill -USR1 $pid; wait $pid || echo "compaction: migcheck found its data damaged!"
-	echo "| $label | $(echo "$t1 - $t0" | bc) | $((m1 - m0)) | $got | $(echo "scale=2; $st / $(getconf CLK_TCK)" | bc) | $(cat /tmp/bench-hog) |"
+	local sys wall mig=$((m1 - m0))
+	sys=$(echo "scale=3; $st / $(getconf CLK_TCK)" | bc)
+	wall=$(echo "$t1 - $t0" | bc)
+	printf '| %s | %.2f | %d | %d | %.2f | %s | %d |\n' "$label" "$wall" "$mig" "$got" "$sys" \
+		"$([ $mig -gt 0 ] && printf '%.3f' "$(echo "scale=6; $sys * 10000 / $mig" | bc)" || echo -)" \
+		"$(cat /tmp/bench-hog)"
 }
-echo "== compaction of a fragmented node 1 (512 MiB, half of every 2 MB region kept), 256 huge pages asked"
+[[ "$parts" == *" compaction "* ]] || exit 0
+echo "== compaction of a fragmented node 1 (2 GiB of its 2.5 GiB filled with base pages, every other one freed), 700 huge pages asked"
 echo
-echo "| engine | wall s | pages migrated | huge pages obtained | allocating task sys s | CPU-0 hog iterations |"
-echo "|---|---|---|---|---|---|"
-mo_select cpu
-compaction cpu
-# compaction moves base pages: threshold 0 sends them all to DMA, as the RFC did
-mo_select dcbm-4
-compaction dcbm-4ch
+echo "| engine | wall s | pages migrated | huge pages obtained | allocating task sys s | sys s per 10k pages | CPU-0 hog iterations |"
+echo "|---|---|---|---|---|---|---|"
+# Twice each, alternating: how much compaction does depends on the state
+# the previous run left. Compaction moves base pages: dcbm-4 (threshold
+# 0) sends them all to DMA, as the RFC did.
+for e in cpu dcbm-4 cpu dcbm-4; do
+	mo_select $e
+	compaction $e
+done
 echo cpu >$MO/engine
