@@ -19,7 +19,11 @@ bench) frags=("$cfgdir/vm.config" "$cfgdir/memaccel.config") ;;
 esac
 [ -f "$tree/mm/migrate_copy_offload.c" ] && frags+=("$cfgdir/series.config")
 mkdir -p "$out"
-key=$( (cat "${frags[@]}" "$top/kernel/BASE"; vng --version 2>&1) | sha256sum | cut -d' ' -f1)
+# The key covers the tree's commit too: the build's syncconfig silently
+# drops options the checked-out Kconfig does not know, so a build at an
+# earlier patch of the series must not leave its config to a later one.
+key=$( (cat "${frags[@]}" "$top/kernel/BASE"; vng --version 2>&1
+	git -C "$tree" rev-parse HEAD 2>/dev/null) | sha256sum | cut -d' ' -f1)
 if [ -f "$out/.config" ] && [ "$(cat "$out/.memaccel-config" 2>/dev/null)" = "$key" ]; then
 	exit 0
 fi
