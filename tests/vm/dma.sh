@@ -140,6 +140,8 @@ fault() {
 	ktap_check "$name: no descriptor left in swdma" test "$(cat $SWDBG/live)" = 0
 }
 mo_select dcbm-4
+# Only move_pages through the engine while counting (see offload.sh).
+echo syscall >$MO/reasons
 fault "failed descriptors (every 3rd)" fail_every 3
 ktap_check "failed descriptors: each is one error and one fallback in dcbm and core" \
 	test "${D[4]}" -gt 0 -a "${D[2]}" = "${D[4]}" -a "${D[1]}" = "${D[4]}" -a "${D[0]}" = "${D[4]}"
@@ -153,6 +155,8 @@ fault "out-of-order completion (windows of 8)" reorder 8
 r1=$(cat $SWDBG/reordered)
 ktap_check "out-of-order completion: $((r1 - r0)) out of order, every folio by DMA, no fallback" \
 	test $((r1 - r0)) -gt 0 -a "${D[0]}" = 0 -a "${D[2]}" = 0 -a "${D[6]}" -ge 2048
+
+echo all >$MO/reasons
 
 # --- storm -----------------------------------------------------------------
 secs=${MEMACCEL_STORM_SECONDS:-30}
