@@ -160,19 +160,8 @@ echo all >$MO/reasons
 
 # --- storm -----------------------------------------------------------------
 secs=${MEMACCEL_STORM_SECONDS:-30}
-stop=/tmp/dstorm.stop
-rm -f $stop /tmp/dstorm.fail
 echo 200 >$DCBM/timeout_ms
-(
-	n=0
-	while [ ! -e $stop ]; do
-		out=$("$MIGCHECK" --mixed --total 12M --moves 4 --writers 2 --readers 1 2>&1) ||
-			echo "$out" >>/tmp/dstorm.fail
-		n=$((n + 1))
-	done
-	echo $n >/tmp/dstorm.runs
-) &
-storm=$!
+storm_start dstorm
 switches=0 reloads=0 end=$(( $(date +%s) + secs ))
 while [ "$(date +%s)" -lt "$end" ]; do
 	for n in 1 8 2; do
@@ -191,14 +180,10 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	modprobe -r swdma && reloads=$((reloads + 1))
 	mo_select dcbm-4 && switches=$((switches + 1))
 done
-touch $stop
-wait $storm
-runs=$(cat /tmp/dstorm.runs)
-echo "storm: ${secs}s, $runs migcheck runs, $switches engine selections, $reloads module unloads; core stats: $(mo_snap)" | ktap_diag
-ktap_check "storm: every migcheck run found its data intact" test ! -s /tmp/dstorm.fail
-[ -s /tmp/dstorm.fail ] && head -5 /tmp/dstorm.fail | ktap_diag
+storm_stop
+echo "storm: ${secs}s, $STORM_RUNS migcheck runs, $switches engine selections, $reloads module unloads; core stats: $(mo_snap)" | ktap_diag
 ktap_check "storm: engines switched, dcbm and swdma reloaded while migrating" \
-	test "$reloads" -gt 1 -a "$switches" -gt 2 -a "$runs" -gt 0
+	test "$reloads" -gt 1 -a "$switches" -gt 2 -a "$STORM_RUNS" -gt 0
 ktap_check "storm: no descriptor left in swdma" test "$(cat $SWDBG/live)" = 0
 
 # --- unload ----------------------------------------------------------------

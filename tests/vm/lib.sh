@@ -68,3 +68,31 @@ mo_select() {
 mo_stat() { cat "$MO/stats/$1"; }
 # mo_snap: all counters on one line, "batches folios bytes fallbacks errors".
 mo_snap() { echo "$(mo_stat batches) $(mo_stat folios) $(mo_stat bytes) $(mo_stat fallbacks) $(mo_stat errors)"; }
+
+# storm_start NAME: migcheck runs back to back in the background (mixed
+# folio sizes, 2 writers and a reader in the moved process) until
+# storm_stop; the output of every failed run goes to /tmp/NAME.fail.
+storm_start() {
+	STORM_NAME=$1
+	rm -f "/tmp/$1.stop" "/tmp/$1.fail" "/tmp/$1.runs"
+	(
+		n=0
+		while [ ! -e "/tmp/$1.stop" ]; do
+			out=$("$MIGCHECK" --mixed --total 12M --moves 4 --writers 2 --readers 1 2>&1) ||
+				echo "$out" >>"/tmp/$1.fail"
+			n=$((n + 1))
+		done
+		echo $n >"/tmp/$1.runs"
+	) &
+	STORM_PID=$!
+}
+# storm_stop: end the storm after its current run, set STORM_RUNS, and
+# report whether every run found its data intact.
+storm_stop() {
+	touch "/tmp/$STORM_NAME.stop"
+	wait "$STORM_PID"
+	STORM_RUNS=$(cat "/tmp/$STORM_NAME.runs")
+	ktap_check "storm: every migcheck run found its data intact" test ! -s "/tmp/$STORM_NAME.fail"
+	[ -s "/tmp/$STORM_NAME.fail" ] && head -5 "/tmp/$STORM_NAME.fail" | ktap_diag
+	return 0
+}

@@ -13,19 +13,7 @@ ktap_plan 3
 modprobe mtcopy
 echo all >$MO/reasons
 echo 2048 >$MO/batch_max
-stop=/tmp/storm.stop
-rm -f $stop /tmp/storm.fail
-(
-	n=0
-	while [ ! -e $stop ]; do
-		if ! out=$("$MIGCHECK" --mixed --total 12M --moves 4 --writers 2 --readers 1 2>&1); then
-			echo "$out" >>/tmp/storm.fail
-		fi
-		n=$((n + 1))
-	done
-	echo $n >/tmp/storm.runs
-) &
-storm=$!
+storm_start storm
 switches=0 reloads=0 end=$(( $(date +%s) + secs ))
 while [ "$(date +%s)" -lt "$end" ]; do
 	for t in 1 2 4 3; do
@@ -41,14 +29,10 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	modprobe -r mtcopy && reloads=$((reloads + 1))
 	modprobe mtcopy
 done
-touch $stop
-wait $storm
-runs=$(cat /tmp/storm.runs)
-echo "storm: ${secs}s, $runs migcheck runs, $switches engine switches, $reloads mtcopy unloads; stats: $(mo_snap)" | ktap_diag
-ktap_check "storm: every migcheck run found its data intact" test ! -s /tmp/storm.fail
-[ -s /tmp/storm.fail ] && head -5 /tmp/storm.fail | ktap_diag
+storm_stop
+echo "storm: ${secs}s, $STORM_RUNS migcheck runs, $switches engine switches, $reloads mtcopy unloads; stats: $(mo_snap)" | ktap_diag
 ktap_check "storm: engines switched and mtcopy reloaded while migrating" \
-	test "$reloads" -gt 0 -a "$switches" -gt 2 -a "$runs" -gt 0
+	test "$reloads" -gt 0 -a "$switches" -gt 2 -a "$STORM_RUNS" -gt 0
 ktap_check "storm: engine back to cpu and usable" \
 	bash -c "echo cpu >$MO/engine && grep -q '\[cpu\]' $MO/engine && $MIGCHECK --size 4096 --total 2M --moves 2 --strict-moves"
 echo 512 >$MO/batch_max

@@ -94,6 +94,21 @@ static void *watch_fn(void *arg)
 	return NULL;
 }
 
+/* move_pages(2) returned @ret: every one of the @nr entries must be on DST */
+static void check_moved(long ret, const int *status, unsigned long nr)
+{
+	unsigned long i;
+
+	if (ret < 0)
+		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
+	if (ret > 0)
+		fatal(EXIT_CHECK, "move_pages: %ld folios not migrated", ret);
+	for (i = 0; i < nr; i++)
+		if (status[i] != opt.dst)
+			fatal(EXIT_CHECK, "entry %lu: status %d, expected node %d",
+			      i, status[i], opt.dst);
+}
+
 /*
  * Moves @nr folios of @fsize from src to dst; returns seconds for move_pages.
  * With @first_gap, also how long the first folio was unavailable.
@@ -138,14 +153,7 @@ static double measure_move(unsigned long fsize, unsigned long nr, int rep,
 		pthread_join(watcher, NULL);
 		*first_gap = w.max_gap;
 	}
-	if (ret < 0)
-		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
-	if (ret > 0)
-		fatal(EXIT_CHECK, "move_pages: %ld folios not migrated", ret);
-	for (i = 0; i < nr; i++)
-		if (status[i] != opt.dst)
-			fatal(EXIT_CHECK, "folio %lu: status %d, expected node %d",
-			      i, status[i], opt.dst);
+	check_moved(ret, status, nr);
 	if (opt.inject_corrupt)
 		p[len / 2] ^= 0x5a;
 	check_node(p, len, opt.dst);
@@ -211,14 +219,7 @@ static double measure_mix(unsigned long n_small, unsigned long n_large,
 	ret = move_pages(0, nr, pages, nodes, status, MPOL_MF_MOVE);
 	t1 = now();
 	c1 = thread_cpu();
-	if (ret < 0)
-		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
-	if (ret > 0)
-		fatal(EXIT_CHECK, "move_pages: %ld folios not migrated", ret);
-	for (i = 0; i < nr; i++)
-		if (status[i] != opt.dst)
-			fatal(EXIT_CHECK, "entry %lu: status %d, expected node %d",
-			      i, status[i], opt.dst);
+	check_moved(ret, status, nr);
 	check_node(big, ll, opt.dst);
 	check_node(small, ls, opt.dst);
 	check_folios(big, ll, PMD_SZ, "after move");
