@@ -3,7 +3,8 @@
 # make test: set up, build, run every test, print one summary line.
 #   host tests (pytest), series hygiene, then in the 2-node VM: topology,
 #   migbench, KUnit, migration copy offload, engine storm, DMA offload
-#   (swdma, dmatest, dcbm); in the 2-node 4-CPU VM: upstream mm selftests
+#   (swdma, dmatest, dcbm), the series' migrate_offload kselftest under
+#   cpu, mtcopy and dcbm; in the 2-node 4-CPU VM: upstream mm selftests
 #   with cpu, mtcopy and dcbm; in the 4-node VM:
 #   topology, offload. Each VM ends with a dmesg check. All KTAP is summed
 #   by scripts/ktap.py.
@@ -58,7 +59,7 @@ vm_tests() {
 			printf 'KTAP version 1\n1..1\nnot ok 1 %s (%s): no result\n' "$t" "$topo" >"$x/ktap/$t.tap"
 	done
 }
-vm_tests 2node topology migbench kunit offload storm dma
+vm_tests 2node topology migbench kunit offload storm dma mo-selftest
 # Upstream mm selftests: same two nodes, two CPUs each (migration.c needs
 # three or more CPUs and skips everything with two). First with the
 # kernel's own copy, then every category under mtcopy with 4 threads

@@ -19,9 +19,9 @@ ktap_check "sysfs: migrate_offload files present" \
 modprobe mtcopy
 ktap_check "sysfs: engine lists cpu and mtcopy, cpu active" \
 	grep -qx '\[cpu\] mtcopy' $MO/engine
-ktap_check "sysfs: defaults reasons=all-names, batch_max=512" \
+ktap_check "sysfs: defaults reasons=all but memory_failure, batch_max=512" \
 	bash -c "[ \"\$(cat $MO/batch_max)\" = 512 ] &&
-		 [ \"\$(cat $MO/reasons)\" = compaction,memory_failure,hotplug,syscall,mbind,numa,contig_range,longterm_pin,demotion,damon ]"
+		 [ \"\$(cat $MO/reasons)\" = compaction,hotplug,syscall,mbind,numa,contig_range,longterm_pin,demotion,damon ]"
 
 # bad_write NAME FILE VALUE: the write must fail with EINVAL and leave FILE
 # reading the same.
