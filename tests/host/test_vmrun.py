@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """scripts/vm-run against a fake vng: exit codes, output, bounded hangs."""
 import os
+import shlex
 import stat
 import time
 
@@ -52,6 +53,29 @@ def test_exit_code_and_output_pass_through(tmp_path):
 def test_success(tmp_path):
     r = vmrun(tmp_path, "ok", "true")
     assert r.returncode == 0
+
+
+def test_long_checkout_path_keeps_the_command_line_short(tmp_path):
+    """The guest command travels as a file in the exchange directory: with
+    a 200-character checkout path and 17 test names the --exec argument
+    (which virtme puts on the 2048-byte kernel command line) stays short,
+    and the command still runs."""
+    deep = tmp_path / ("d" * 100) / ("e" * 99)
+    deep.mkdir(parents=True)
+    assert len(str(deep)) >= 200
+    names = " ".join(f"mm:category{i}@engine-{i}" for i in range(17))
+    cmd = ["sh", "-c", f"echo ran {names}"]
+    r = run([VMRUN, "--print-cmd", "--xdir", str(deep / "x"), "--cwd", str(deep), "--", *cmd],
+            env=dict(os.environ, MEMACCEL_KVM="0"))
+    assert r.returncode == 0
+    args = shlex.split(r.stdout)
+    exec_arg = args[args.index("--exec") + 1]
+    assert "category16" not in exec_arg and len(exec_arg) < len(str(deep)) + 40
+    env, kdir = env_with_fake(tmp_path, "ok")
+    r = run([VMRUN, "--kernel", kdir, "--xdir", str(deep / "x"), "--cwd", str(deep), "--", *cmd],
+            env=env)
+    assert r.returncode == 0
+    assert "ran mm:category0@engine-0" in r.stdout and "category16@engine-16" in r.stdout
 
 
 def test_boot_hang_is_bounded(tmp_path):
