@@ -5,7 +5,11 @@
 # with writers and readers running; the size threshold and large_only
 # decide what the CPU copies; each swdma fault mode (failed descriptor,
 # lost completion, out-of-order completion) loses no data, leaks no
-# descriptor and is accounted exactly; a storm switches engines, changes
+# descriptor and is accounted exactly; a device that completes late and
+# cannot be terminated writes only memory dcbm still holds (quarantine),
+# and its channel is given up; a batch that finds every channel busy is
+# left to the CPU; channels come only from the listed providers, and a
+# channels write that finds none keeps the old channels; a storm switches engines, changes
 # channel counts and fault modes, and reloads both modules while
 # migrating. CONFIG_DMA_API_DEBUG (test kernel) reports any DMA mapping
 # left behind when swdma goes away, which the dmesg check catches.
@@ -13,7 +17,7 @@
 set -u
 sizes="4096 16384 65536 262144 1048576 2097152"
 SWDBG=/sys/kernel/debug/swdma
-ktap_plan $(( 6 + 8 + 4 * 8 + 2 + 9 + 3 + 3 ))
+ktap_plan $(( 8 + 2 + 8 + 4 * 8 + 2 + 9 + 6 + 3 + 3 ))
 
 modprobe -r dcbm swdma dmatest 2>/dev/null
 echo cpu >$MO/engine
@@ -28,6 +32,7 @@ modprobe swdma channels=8
 chans=$(ls /sys/class/dma | grep chan | sort -V)
 ktap_check "swdma: 8 memcpy channels registered" test "$(echo $chans | wc -w)" = 8
 
+in_use() { cat /sys/class/dma/*chan*/in_use | awk '{s += $1} END {print s}'; }
 bad_param() {
 	local name=$1 f=$2 v=$3 before after
 	before=$(cat "$f")
@@ -46,6 +51,27 @@ bad_param "dcbm channels 0" $DCBM/channels 0
 bad_param "dcbm channels 17" $DCBM/channels 17
 bad_param "dcbm timeout_ms 5" $DCBM/timeout_ms 5
 bad_param "dcbm threshold_kb not a number" $DCBM/threshold_kb 4k
+bad_param "dcbm providers empty" $DCBM/providers $'\n'
+bad_param "dcbm providers with a space" $DCBM/providers "swdma idxd"
+
+# --- providers: only listed drivers' channels, and all-or-nothing writes ---
+providers=$(cat $DCBM/providers)
+echo idxd,ptdma >$DCBM/providers
+err=$( (echo dcbm >$MO/engine) 2>&1)
+ktap_check "providers without swdma: selecting dcbm fails with ENODEV, cpu stays" \
+	bash -c "[[ '$err' == *'No such device'* ]] && grep -q '^\[cpu\]' $MO/engine"
+echo "$providers" >$DCBM/providers
+mo_select dcbm-2
+echo idxd >$DCBM/providers
+err=$( (echo 4 >$DCBM/channels) 2>&1)
+echo "$providers" >$DCBM/providers
+d0=$(cat $DCBM/dma_bytes)
+"$MIGCHECK" --size 65536 --total 4M --moves 1 >/dev/null
+d1=$(cat $DCBM/dma_bytes)
+echo "channels 2 -> 4, no listed provider has more: ${err:-accepted}, channels=$(cat $DCBM/channels), in use $(in_use)" | ktap_diag
+ktap_check "channels 2 -> 4 with no more channel to find: the 2 held stay held and used (dma_bytes +$((d1 - d0)))" \
+	test "$(in_use)" = 2 -a "$d1" -gt "$d0"
+echo cpu >$MO/engine
 
 # --- dmatest on every swdma channel ---------------------------------------
 modprobe dmatest
@@ -80,7 +106,6 @@ run_check() {
 		echo "$out" | tail -5 | ktap_diag
 	fi
 }
-in_use() { cat /sys/class/dma/*chan*/in_use | awk '{s += $1} END {print s}'; }
 for n in 1 2 4 8; do
 	mo_select dcbm-$n
 	d0=$(cat $DCBM/dma_bytes)
@@ -155,6 +180,49 @@ fault "out-of-order completion (windows of 8)" reorder 8
 r1=$(cat $SWDBG/reordered)
 ktap_check "out-of-order completion: $((r1 - r0)) out of order, every folio by DMA, no fallback" \
 	test $((r1 - r0)) -gt 0 -a "${D[0]}" = 0 -a "${D[2]}" = 0 -a "${D[6]}" -ge 2048
+
+# A device that completes late and whose terminate fails: the folios of
+# its unfinished descriptors stay held by dcbm until the late write lands,
+# and the move leaves them where they are. The writers and readers go on
+# past the late write (--settle): had the destination been mapped or
+# freed, the late write would have undone the writers' values.
+echo 200 >$DCBM/timeout_ms
+echo 1500 >$SWDMA/late_ms
+echo 1 >$SWDMA/terminate_fails
+a=($(snap)) q0=$(cat $DCBM/quarantined) b0=$(cat $DCBM/broken) l0=$(cat $SWDBG/late)
+echo 40 >$SWDMA/late_every
+out=$("$MIGCHECK" --size 4096 --total 4M --moves 2 --writers 2 --readers 1 --settle 2500 2>&1)
+rc=$?
+echo 0 >$SWDMA/late_every
+q1=$(cat $DCBM/quarantined) b1=$(cat $DCBM/broken) l1=$(cat $SWDBG/late)
+echo "late completion: quarantined +$((q1 - q0)) descriptors, broken +$((b1 - b0)) channels, swdma late +$((l1 - l0)), held now $(cat $DCBM/held)" | ktap_diag
+ktap_check "late completion, terminate fails: data intact through the late writes" test $rc = 0
+[ $rc = 0 ] || echo "$out" | tail -3 | ktap_diag
+ktap_check "late completion: descriptors held, channels given up" \
+	test $((q1 - q0)) -gt 0 -a $((b1 - b0)) -gt 0 -a $((l1 - l0)) -gt 0
+for i in $(seq 50); do [ "$(cat $DCBM/held)" = 0 ] && break; sleep 0.2; done
+ktap_check "late completion: every held descriptor released once done, none left in swdma" \
+	test "$(cat $DCBM/held)" = 0 -a "$(cat $SWDBG/live)" = 0
+echo 0 >$SWDMA/terminate_fails
+echo 1000 >$SWDMA/late_ms
+# new channels replace the broken ones
+mo_select dcbm-4
+ktap_check "after the quarantine: dcbm holds 4 healthy channels again" test "$(in_use)" = 4
+echo 5000 >$DCBM/timeout_ms
+
+# Every channel busy: two migrations at once on one slow channel
+mo_select dcbm-1
+echo 1000000 >$SWDMA/latency_ns
+u0=$(cat $DCBM/busy)
+"$MIGCHECK" --size 4096 --total 4M --moves 2 --writers 1 >/dev/null 2>&1 & p1=$!
+"$MIGCHECK" --size 4096 --total 4M --moves 2 --writers 1 --src 1 --dst 0 >/dev/null 2>&1 & p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+echo 0 >$SWDMA/latency_ns
+u1=$(cat $DCBM/busy)
+ktap_check "one channel, two migrations: $((u1 - u0)) batches found it busy and went to the CPU, data intact" \
+	test $r1 = 0 -a $r2 = 0 -a $((u1 - u0)) -gt 0
+ktap_check "busy channel: no descriptor left in swdma" test "$(cat $SWDBG/live)" = 0
 
 echo all >$MO/reasons
 

@@ -10,7 +10,10 @@
  * after the moves; readers check the pattern in the rest of the page the
  * whole time. At the end every slot must hold the last value its writer
  * wrote, and every other byte the pattern. Without threads, every folio
- * must also have reached its node at each move (--strict-moves). Folio
+ * must also have reached its node at each move (--strict-moves). With
+ * --settle MS the threads go on MS more milliseconds after the last move,
+ * so that a late write into memory the folios left (a DMA engine
+ * completing after its timeout) is caught. Folio
  * sizes are checked before the moves only: migration may split a folio.
  *
  * --fragment mode: fill --total of base pages on SRC, free every other
@@ -48,7 +51,7 @@ static const unsigned long all_sizes[] = {
 static struct {
 	unsigned long size, total;
 	bool mixed, fragment, strict;
-	int src, dst, moves, writers, readers;
+	int src, dst, moves, writers, readers, settle_ms;
 	const char *ready;
 } opt = { .size = 4096, .total = 16 << 20, .src = 0, .dst = 1, .moves = 4 };
 
@@ -238,7 +241,8 @@ static int run_moves(void)
 			for (k = 0; k < nr_segs; k++)
 				check_node(segs[k].addr, segs[k].len, node);
 	}
-	usleep(20000);	/* writes after the last move */
+	/* writes after the last move; --settle: as long as a late DMA write may come */
+	usleep(20000 + 1000L * opt.settle_ms);
 	atomic_store(&stop, true);
 	for (i = 0; i < opt.readers; i++)
 		pthread_join(rd[i], NULL);
@@ -302,6 +306,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: migcheck [--size BYTES | --mixed] [--total BYTES] [--src N] [--dst N]\n"
 		"                [--moves N] [--writers N] [--readers N] [--strict-moves]\n"
+		"                [--settle MS]\n"
 		"       migcheck --fragment --ready FILE [--total BYTES] [--src N]\n");
 	exit(EXIT_USAGE);
 }
@@ -342,11 +347,14 @@ int main(int argc, char **argv)
 			opt.readers = atoi(v);
 		else if (!strcmp(a, "--ready"))
 			opt.ready = v;
+		else if (!strcmp(a, "--settle"))
+			opt.settle_ms = atoi(v);
 		else
 			usage();
 	}
 	if (opt.writers < 0 || opt.writers > MAX_WRITERS || opt.readers < 0 ||
 	    opt.readers > 16 || opt.moves < 0 || !opt.total ||
+	    opt.settle_ms < 0 || opt.settle_ms > 600000 ||
 	    opt.size < PAGE_SZ || opt.size > PMD_SZ || (opt.size & (opt.size - 1)) ||
 	    opt.total % PMD_SZ || (opt.fragment && !opt.ready))
 		usage();
