@@ -17,7 +17,7 @@
 set -u
 sizes="4096 16384 65536 262144 1048576 2097152"
 SWDBG=/sys/kernel/debug/swdma
-ktap_plan $(( 8 + 2 + 8 + 4 * 8 + 2 + 9 + 6 + 3 + 3 ))
+ktap_plan $(( 9 + 2 + 8 + 4 * 8 + 2 + 9 + 6 + 3 + 3 ))
 
 modprobe -r dcbm swdma dmatest 2>/dev/null
 echo cpu >$MO/engine
@@ -53,6 +53,7 @@ bad_param "dcbm timeout_ms 5" $DCBM/timeout_ms 5
 bad_param "dcbm threshold_kb not a number" $DCBM/threshold_kb 4k
 bad_param "dcbm providers empty" $DCBM/providers $'\n'
 bad_param "dcbm providers with a space" $DCBM/providers "swdma idxd"
+bad_param "swdma reorder 17" $SWDMA/reorder 17
 
 # --- providers: only listed drivers' channels, and all-or-nothing writes ---
 providers=$(cat $DCBM/providers)
