@@ -184,15 +184,16 @@ ktap_check "out-of-order completion: $((r1 - r0)) out of order, every folio by D
 
 # A device that completes late and whose terminate fails: the folios of
 # its unfinished descriptors stay held by dcbm until the late write lands,
-# and the move leaves them where they are. The writers and readers go on
-# past the late write (--settle): had the destination been mapped or
-# freed, the late write would have undone the writers' values.
+# and the move leaves them where they are. After the last move every page
+# gets new contents and is checked past the late writes (--settle): had a
+# destination been mapped or freed, a late write of the old data would
+# show.
 echo 200 >$DCBM/timeout_ms
-echo 1500 >$SWDMA/late_ms
+echo 3000 >$SWDMA/late_ms
 echo 1 >$SWDMA/terminate_fails
 a=($(snap)) q0=$(cat $DCBM/quarantined) b0=$(cat $DCBM/broken) l0=$(cat $SWDBG/late)
 echo 40 >$SWDMA/late_every
-out=$("$MIGCHECK" --size 4096 --total 4M --moves 2 --writers 2 --readers 1 --settle 2500 2>&1)
+out=$("$MIGCHECK" --size 4096 --total 4M --moves 1 --writers 2 --readers 1 --settle 4000 2>&1)
 rc=$?
 echo 0 >$SWDMA/late_every
 q1=$(cat $DCBM/quarantined) b1=$(cat $DCBM/broken) l1=$(cat $SWDBG/late)

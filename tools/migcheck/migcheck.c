@@ -11,9 +11,10 @@
  * whole time. At the end every slot must hold the last value its writer
  * wrote, and every other byte the pattern. Without threads, every folio
  * must also have reached its node at each move (--strict-moves). With
- * --settle MS the threads go on MS more milliseconds after the last move,
- * so that a late write into memory the folios left (a DMA engine
- * completing after its timeout) is caught. Folio
+ * --settle MS every page gets new contents after the last move and the
+ * check comes MS milliseconds later, so that a late write of old data (a
+ * DMA engine completing after its timeout) into a page in use is caught.
+ * Folio
  * sizes are checked before the moves only: migration may split a folio.
  *
  * --fragment mode: fill --total of base pages on SRC, free every other
@@ -200,6 +201,27 @@ static unsigned long move_all(int node)
 	return missed;
 }
 
+/*
+ * --settle: give every page new contents (a new pattern, the writers'
+ * slots kept), then wait. A late write into a page the folios left, once
+ * given back to them, would bring old data back, which the final check
+ * sees: the old pattern differs from the new one everywhere.
+ */
+static void settle(struct writer *w)
+{
+	unsigned long p;
+	int k, i;
+
+	for (k = 0; k < nr_segs; k++) {
+		segs[k].seed ^= 0x736574746c65ULL;
+		fill(segs[k].addr, segs[k].len, segs[k].seed);
+	}
+	for (p = 0; p < nr_pages; p++)
+		for (i = 0; i < opt.writers; i++)
+			*slot(p, i) = w[i].last[p];
+	usleep(1000L * opt.settle_ms);
+}
+
 static int run_moves(void)
 {
 	struct writer w[MAX_WRITERS];
@@ -241,13 +263,14 @@ static int run_moves(void)
 			for (k = 0; k < nr_segs; k++)
 				check_node(segs[k].addr, segs[k].len, node);
 	}
-	/* writes after the last move; --settle: as long as a late DMA write may come */
-	usleep(20000 + 1000L * opt.settle_ms);
+	usleep(20000);	/* writes after the last move */
 	atomic_store(&stop, true);
 	for (i = 0; i < opt.readers; i++)
 		pthread_join(rd[i], NULL);
 	for (i = 0; i < opt.writers; i++)
 		pthread_join(w[i].tid, NULL);
+	if (opt.settle_ms)
+		settle(w);
 
 	for (p = 0; p < nr_pages; p++) {
 		for (i = 0; i < opt.writers; i++)
