@@ -5,7 +5,8 @@ TOP := $(CURDIR)
 FLAVOR ?= test
 
 .PHONY: all demo test setup kernel-tree kernel tools selftests \
-	check-series export-patches bisect-check vm-shell host-tests clean
+	check-series export-patches bisect-check bench-phases vm-shell \
+	host-tests clean
 
 all: tools
 
@@ -33,6 +34,10 @@ tools:
 ## Upstream mm selftests from build/linux, installed to build/kselftest.
 selftests: kernel-tree
 	@scripts/build-selftests.sh
+
+## Time per phase of a migration batch, per engine and folio size (benchmark).
+bench-phases:
+	@scripts/bench-phases.sh
 
 export-patches:
 	@scripts/series.sh export

@@ -59,11 +59,31 @@ mo_select() {
 		modprobe dcbm || return 1
 		echo "${1#dcbm-}" >$DCBM/channels || return 1
 		echo 0 >$DCBM/threshold_kb || return 1
-		echo dcbm >$MO/engine
+		echo dcbm >$MO/engine || return 1
+		echo 1 >$MO/batch_min
 		;;
 	*) echo "unknown engine spec $1" >&2; return 1 ;;
 	esac
 }
+# tracefs, mounted on first use. trace_events on|off EVENT...: enable or
+# disable events of the migrate system (on also empties the buffer).
+TRACEFS=/sys/kernel/tracing
+trace_events() {
+	local v=0 ev
+	[ "$1" = on ] && v=1
+	shift
+	[ -e $TRACEFS/trace ] || mount -t tracefs nodev $TRACEFS || return 1
+	if [ $v = 1 ]; then
+		echo 0 >$TRACEFS/tracing_on
+		: >$TRACEFS/trace
+	fi
+	for ev in "$@"; do
+		echo $v >$TRACEFS/events/migrate/$ev/enable || return 1
+	done
+	echo $v >$TRACEFS/tracing_on
+}
+# vmstat NAME: one counter of /proc/vmstat.
+vmstat() { awk -v n="$1" '$1 == n {print $2}' /proc/vmstat; }
 # mo_stat NAME: one counter of $MO/stats.
 mo_stat() { cat "$MO/stats/$1"; }
 # mo_snap: all counters on one line, "batches folios bytes fallbacks errors".

@@ -3,24 +3,26 @@
 # Migration copy offload: sysfs interface and bad input, data integrity for
 # every folio size and mixed lists with concurrent writers and readers under
 # each engine (cpu, mtcopy with 1, 2 and 4 threads), fault injection with
-# exact fallback accounting, migration reasons (move_pages, compaction),
-# and mtcopy backing off when the other CPUs are busy.
+# exact fallback accounting, tracepoints and vmstat counters against the
+# sysfs ones, batch_min, migration reasons (move_pages, compaction), and
+# mtcopy backing off when the other CPUs are busy.
 . "$(dirname "$0")/lib.sh"
 set -u
 engines="cpu mtcopy-1 mtcopy-2 mtcopy-4"
 sizes="4096 16384 65536 262144 1048576 2097152"
-ktap_plan $(( 3 + 9 + 4 + 4 * (6 * 2 + 3) + 6 + 4 + 2 ))
+ktap_plan $(( 3 + 11 + 4 + 4 * (6 * 2 + 3) + 6 + 4 + 4 + 2 ))
 
 # --- interface ---------------------------------------------------------
 ktap_check "sysfs: migrate_offload files present" \
 	test -w $MO/engine -a -w $MO/reasons -a -w $MO/batch_max -a \
+	     -w $MO/batch_min -a \
 	     -r $MO/stats/batches -a -r $MO/stats/folios -a -r $MO/stats/bytes -a \
-	     -r $MO/stats/fallbacks -a -r $MO/stats/errors
+	     -r $MO/stats/fallbacks -a -r $MO/stats/errors -a -r $MO/stats/small
 modprobe mtcopy
 ktap_check "sysfs: engine lists cpu and mtcopy, cpu active" \
 	grep -qx '\[cpu\] mtcopy' $MO/engine
-ktap_check "sysfs: defaults reasons=all but memory_failure, batch_max=512" \
-	bash -c "[ \"\$(cat $MO/batch_max)\" = 512 ] &&
+ktap_check "sysfs: defaults reasons=all but memory_failure, batch_max=512, batch_min=1" \
+	bash -c "[ \"\$(cat $MO/batch_max)\" = 512 ] && [ \"\$(cat $MO/batch_min)\" = 1 ] &&
 		 [ \"\$(cat $MO/reasons)\" = compaction,hotplug,syscall,mbind,numa,contig_range,longterm_pin,demotion,damon ]"
 
 # bad_write NAME FILE VALUE: the write must fail with EINVAL and leave FILE
@@ -48,6 +50,8 @@ bad_write "reasons all mixed with names" $MO/reasons "all,syscall"
 bad_write "batch_max 0" $MO/batch_max 0
 bad_write "batch_max above 128 MiB" $MO/batch_max 32769
 bad_write "batch_max not a number" $MO/batch_max 12k
+bad_write "batch_min 0" $MO/batch_min 0
+bad_write "batch_min above 128 MiB" $MO/batch_min 32769
 bad_write "mtcopy threads 33" $MTCOPY/threads 33
 echo cpu >$MO/engine
 echo all >$MO/reasons
@@ -144,6 +148,45 @@ inject 5 0 65536
 inject 0 2 4096
 inject 0 1 2097152
 inject 7 3 16384
+
+# --- tracepoints and vmstat ------------------------------------------------
+# One move of 4 MiB in 4K folios with every 3rd folio failed: the trace and
+# /proc/vmstat must tell what stats/ tells, folio for folio.
+trace_events on mm_migrate_batch mm_migrate_offload_copy mm_migrate_offload_fallback
+echo 3 >$MO_DBG/fail_folio_nth
+s0=($(mo_snap))
+v0=($(vmstat pgmigrate_offload_copied) $(vmstat pgmigrate_offload_fallback))
+"$MIGCHECK" --size 4096 --total 4M --moves 1 --strict-moves >/dev/null 2>&1
+rc=$?
+s1=($(mo_snap))
+v1=($(vmstat pgmigrate_offload_copied) $(vmstat pgmigrate_offload_fallback))
+echo 0 >$MO_DBG/fail_folio_nth
+trace_events off mm_migrate_batch mm_migrate_offload_copy mm_migrate_offload_fallback
+t_calls=$(grep -c 'mm_migrate_offload_copy: engine=mtcopy reason=syscall_or_cpuset' $TRACEFS/trace)
+t_copied=$(grep -o 'mm_migrate_offload_copy: .* copied=[0-9]*' $TRACEFS/trace |
+	   awk -F'copied=' '{n += $2} END {print n + 0}')
+t_fall=$(grep -c 'mm_migrate_offload_fallback: .*cause=engine' $TRACEFS/trace)
+t_batch=$(grep -c 'mm_migrate_batch: reason=syscall_or_cpuset folios=' $TRACEFS/trace)
+d_b=$((s1[0] - s0[0])) d_f=$((s1[1] - s0[1])) d_fb=$((s1[3] - s0[3]))
+echo "stats: batches +$d_b folios +$d_f fallbacks +$d_fb; trace: calls $t_calls copied $t_copied fallbacks $t_fall batches $t_batch; vmstat: copied +$((v1[0] - v0[0])) fallback +$((v1[1] - v0[1]))" | ktap_diag
+ktap_check "trace: one mm_migrate_offload_copy per engine call, copied and fallbacks as in stats/" \
+	test $rc = 0 -a "$d_b" -gt 0 -a "$t_calls" = "$d_b" -a "$t_copied" = "$d_f" \
+	     -a "$d_fb" -gt 0 -a "$t_fall" = "$d_fb" -a "$t_batch" -ge "$d_b"
+ktap_check "vmstat: pgmigrate_offload_copied/fallback count the same 4K pages as stats/" \
+	test $((v1[0] - v0[0])) = "$d_f" -a $((v1[1] - v0[1])) = "$d_fb"
+
+# --- batch_min ---------------------------------------------------------------
+# Batches of 512 pages below a batch_min of 1024 never reach the engine.
+echo 1024 >$MO/batch_min
+b0=$(mo_stat batches) m0=$(mo_stat small) v0=$(vmstat pgmigrate_offload_small)
+"$MIGCHECK" --size 4096 --total 4M --moves 1 --strict-moves >/dev/null 2>&1
+rc=$?
+b1=$(mo_stat batches) m1=$(mo_stat small) v1=$(vmstat pgmigrate_offload_small)
+echo "batch_min 1024: batches +$((b1 - b0)) small +$((m1 - m0)) vmstat small +$((v1 - v0))" | ktap_diag
+ktap_check "batch_min above the batch: engine not called, stats/small and vmstat count it" \
+	test $rc = 0 -a "$b1" = "$b0" -a $((m1 - m0)) -ge 2 -a $((v1 - v0)) -ge 1024
+ktap_check "batch_min: selecting the engine again sets its own (mtcopy: 32)" \
+	bash -c "echo cpu >$MO/engine && echo mtcopy >$MO/engine && grep -qx 32 $MO/batch_min"
 echo all >$MO/reasons
 
 # --- reasons -------------------------------------------------------------

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of make bench-phases: where the time of a migration goes.
+# For each repetition, folio size and engine (interleaved: every engine runs
+# once per size before the next repetition), one move_pages(2) of TOTAL
+# bytes node 0 -> node 1 by migbench with trace event mm_migrate_batch on;
+# the phase times of every batch of the move are summed. A memcpy node 0 ->
+# node 1 of the same size is timed beside each size in each repetition.
+#   bench-phases.sh CSV [REPS] [TOTAL]      (defaults 7, 32M)
+# CSV rows: rep,size,engine,move_s,batches,folios,unmap_ns,flush_ns,copy_ns,
+# move_ns,memcpy_gbps. Engines: cpu (the vanilla path: batch copy off, the
+# move phase copies), mtcopy-1 (the batch path, the migrating thread copies
+# ahead), mtcopy-2, dcbm-2 (2 swdma channels, plain CPU copy in kthreads).
+. "$(dirname "$0")/lib.sh"
+set -eu
+csv=$1
+reps=${2:-7}
+total=${3:-32M}
+sizes="4096 65536 2097152"
+engines="cpu mtcopy-1 mtcopy-2 dcbm-2"
+mb=$TOP/tools/migbench/migbench
+tmp=/tmp/phases.$$
+echo all >$MO/reasons
+echo 512 >$MO/batch_max
+[ -f "$csv" ] || echo "rep,size,engine,move_s,batches,folios,unmap_ns,flush_ns,copy_ns,move_ns,memcpy_gbps" >"$csv"
+for rep in $(seq 1 "$reps"); do
+	for size in $sizes; do
+		"$mb" --tables limit --threads 1 --total "$total" --reps 1 \
+			--csv $tmp.limit --label limit >/dev/null
+		limit=$(awk -F, '$2 == "limit" && $5 == 1 {g = $9} END {print g}' $tmp.limit)
+		rm -f $tmp.limit
+		for e in $engines; do
+			mo_select "$e" >/dev/null
+			# Every batch to the engine, whatever its own minimum
+			echo 1 >$MO/batch_min
+			trace_events on mm_migrate_batch
+			"$mb" --tables a --sizes "$size" --total "$total" --reps 1 \
+				--csv $tmp.csv --label "$e" >/dev/null
+			trace_events off mm_migrate_batch
+			move_s=$(awk -F, '$2 == "a" {s = $8} END {print s}' $tmp.csv)
+			rm -f $tmp.csv
+			grep 'mm_migrate_batch: reason=syscall_or_cpuset' $TRACEFS/trace |
+			awk -v rep="$rep" -v size="$size" -v e="$e" -v s="$move_s" -v l="$limit" '
+			{
+				for (i = 1; i <= NF; i++) {
+					split($i, kv, "=")
+					v[kv[1]] += kv[2]
+				}
+				n++
+			}
+			END {
+				printf "%s,%s,%s,%s,%d,%d,%d,%d,%d,%d,%s\n", rep, size, e, s, n,
+					v["folios"], v["unmap_ns"], v["flush_ns"], v["copy_ns"],
+					v["move_ns"], l
+			}' >>"$csv"
+			tail -1 "$csv"
+		done
+	done
+done
+echo cpu >$MO/engine
