@@ -22,6 +22,10 @@ mb=$TOP/tools/migbench/migbench
 tmp=/tmp/phases.$$
 echo all >$MO/reasons
 echo 512 >$MO/batch_max
+# The event stays on for the whole run: enabling it patches kernel text,
+# and QEMU's multi-threaded TCG can trap on a stale int3 while text is
+# patched (it did, switching the event on and off around every move).
+trace_events on mm_migrate_batch
 [ -f "$csv" ] || echo "rep,size,engine,move_s,batches,folios,unmap_ns,flush_ns,copy_ns,move_ns,memcpy_gbps" >"$csv"
 for rep in $(seq 1 "$reps"); do
 	for size in $sizes; do
@@ -33,10 +37,9 @@ for rep in $(seq 1 "$reps"); do
 			mo_select "$e" >/dev/null
 			# Every batch to the engine, whatever its own minimum
 			echo 1 >$MO/batch_min
-			trace_events on mm_migrate_batch
+			: >$TRACEFS/trace
 			"$mb" --tables a --sizes "$size" --total "$total" --reps 1 \
 				--csv $tmp.csv --label "$e" >/dev/null
-			trace_events off mm_migrate_batch
 			move_s=$(awk -F, '$2 == "a" {s = $8} END {print s}' $tmp.csv)
 			rm -f $tmp.csv
 			grep 'mm_migrate_batch: reason=syscall_or_cpuset' $TRACEFS/trace |
@@ -57,4 +60,5 @@ for rep in $(seq 1 "$reps"); do
 		done
 	done
 done
+trace_events off mm_migrate_batch
 echo cpu >$MO/engine
