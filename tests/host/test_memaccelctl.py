@@ -24,7 +24,9 @@ def sysfs(tmp_path):
     par = tmp_path / "module/mtcopy/parameters"
     par.mkdir(parents=True)
     (par / "threads").write_text("4\n")
-    (par / "split_batches").write_text("7\n")
+    eng = mo / "engines/mtcopy"
+    eng.mkdir(parents=True)
+    (eng / "split_batches").write_text("7\n")
     return tmp_path
 
 
@@ -38,6 +40,7 @@ def test_show(sysfs):
     assert "engine:    cpu [mtcopy]" in r.stdout
     assert "reasons:   compaction,syscall" in r.stdout
     assert "threads = 4" in r.stdout
+    assert "split_batches: 7" in r.stdout
     assert "0 batches, 10 folios" in r.stdout
     assert "30 CPU fallbacks, 40 engine errors" in r.stdout
 
@@ -48,7 +51,8 @@ def test_json(sysfs):
     assert st["engine"] == "mtcopy" and st["engines"] == ["cpu", "mtcopy"]
     assert st["reasons"] == ["compaction", "syscall"]
     assert st["batch_max"] == 512
-    assert st["knobs"] == {"mtcopy": {"split_batches": "7", "threads": "4"}}
+    assert st["knobs"] == {"mtcopy": {"threads": "4"}}
+    assert st["engine_stats"] == {"mtcopy": {"split_batches": 7}}
     assert st["stats"]["fallbacks"] == 30
 
 
@@ -103,4 +107,4 @@ def test_write_failure_reported(sysfs):
 def test_not_a_memaccel_kernel(tmp_path):
     r = ctl(tmp_path)
     assert r.returncode == 1
-    assert "CONFIG_MIGRATION_COPY_OFFLOAD" in r.stderr
+    assert "CONFIG_MIGRATE_OFFLOAD" in r.stderr

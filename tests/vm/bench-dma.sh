@@ -27,7 +27,7 @@ echo "== swdma: 8 channels, latency_ns=$lat, bandwidth_mbps=$bw per channel"
 dstats() {
 	local k out=
 	for k in dma_folios dma_bytes cpu_folios cpu_bytes fallbacks timeouts errors; do
-		out+="$k=$(cat $DCBM/$k) "
+		out+="$k=$(cat $MO_ENGINES/dcbm/$k) "
 	done
 	echo "dcbm: $out"
 }

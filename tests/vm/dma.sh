@@ -17,6 +17,7 @@
 set -u
 sizes="4096 16384 65536 262144 1048576 2097152"
 SWDBG=/sys/kernel/debug/swdma
+DCBM_ST=$MO_ENGINES/dcbm
 ktap_plan $(( 9 + 2 + 8 + 4 * 8 + 2 + 9 + 6 + 3 + 3 ))
 
 modprobe -r dcbm swdma dmatest 2>/dev/null
@@ -66,9 +67,9 @@ mo_select dcbm-2
 echo idxd >$DCBM/providers
 err=$( (echo 4 >$DCBM/channels) 2>&1)
 echo "$providers" >$DCBM/providers
-d0=$(cat $DCBM/dma_bytes)
+d0=$(cat $DCBM_ST/dma_bytes)
 "$MIGCHECK" --size 65536 --total 4M --moves 1 >/dev/null
-d1=$(cat $DCBM/dma_bytes)
+d1=$(cat $DCBM_ST/dma_bytes)
 echo "channels 2 -> 4, no listed provider has more: ${err:-accepted}, channels=$(cat $DCBM/channels), in use $(in_use)" | ktap_diag
 ktap_check "channels 2 -> 4 with no more channel to find: the 2 held stay held and used (dma_bytes +$((d1 - d0)))" \
 	test "$(in_use)" = 2 -a "$d1" -gt "$d0"
@@ -109,14 +110,14 @@ run_check() {
 }
 for n in 1 2 4 8; do
 	mo_select dcbm-$n
-	d0=$(cat $DCBM/dma_bytes)
+	d0=$(cat $DCBM_ST/dma_bytes)
 	for s in $sizes; do
 		run_check "dcbm-$n: ${s}B folios, concurrent writers+readers" \
 			--size "$s" --total 8M --moves 2 --writers 2 --readers 1
 	done
 	run_check "dcbm-$n: mixed 4K..2M folios, concurrent writers+readers" \
 		--mixed --total 12M --moves 3 --writers 2 --readers 1
-	d1=$(cat $DCBM/dma_bytes)
+	d1=$(cat $DCBM_ST/dma_bytes)
 	ktap_check "dcbm-$n: holds $n channels, DMA copied $((d1 - d0)) bytes" \
 		test "$(in_use)" = "$n" -a "$d1" -gt "$d0"
 done
@@ -124,17 +125,17 @@ done
 # --- threshold and large_only ------------------------------------------------
 mo_select dcbm-4
 echo 32 >$DCBM/threshold_kb
-c0=$(cat $DCBM/cpu_folios) d0=$(cat $DCBM/dma_folios)
+c0=$(cat $DCBM_ST/cpu_folios) d0=$(cat $DCBM_ST/dma_folios)
 "$MIGCHECK" --size 4096 --total 4M --moves 1 --strict-moves >/dev/null
-c1=$(cat $DCBM/cpu_folios) d1=$(cat $DCBM/dma_folios)
+c1=$(cat $DCBM_ST/cpu_folios) d1=$(cat $DCBM_ST/dma_folios)
 ktap_check "threshold 32K: 4K folios copied by the CPU (cpu_folios +$((c1 - c0)), dma_folios +$((d1 - d0)))" \
 	test $((c1 - c0)) -ge 1024 -a "$d1" = "$d0"
 echo 1 >$DCBM/large_only
-c0=$(cat $DCBM/cpu_folios) d0=$(cat $DCBM/dma_folios)
+c0=$(cat $DCBM_ST/cpu_folios) d0=$(cat $DCBM_ST/dma_folios)
 "$MIGCHECK" --size 65536 --total 4M --moves 1 --strict-moves >/dev/null
-c1=$(cat $DCBM/cpu_folios) d1=$(cat $DCBM/dma_folios)
+c1=$(cat $DCBM_ST/cpu_folios) d1=$(cat $DCBM_ST/dma_folios)
 "$MIGCHECK" --size 2097152 --total 8M --moves 1 --strict-moves >/dev/null
-d2=$(cat $DCBM/dma_folios)
+d2=$(cat $DCBM_ST/dma_folios)
 ktap_check "large_only: 64K folios by the CPU (+$((c1 - c0))), 2M by DMA (+$((d2 - d1)))" \
 	test $((c1 - c0)) -ge 64 -a "$d1" = "$d0" -a $((d2 - d1)) -ge 4
 echo 0 >$DCBM/large_only
@@ -144,20 +145,28 @@ echo 0 >$DCBM/threshold_kb
 # snap: core fallbacks, dcbm fallbacks, dcbm errors, dcbm timeouts,
 # swdma failed, swdma lost, dcbm dma_folios
 snap() {
-	echo "$(mo_stat fallbacks) $(cat $DCBM/fallbacks) $(cat $DCBM/errors)" \
-	     "$(cat $DCBM/timeouts) $(cat $SWDBG/failed) $(cat $SWDBG/lost)" \
-	     "$(cat $DCBM/dma_folios)"
+	echo "$(mo_stat fallbacks) $(cat $DCBM_ST/fallbacks) $(cat $DCBM_ST/errors)" \
+	     "$(cat $DCBM_ST/timeouts) $(cat $SWDBG/failed) $(cat $SWDBG/lost)" \
+	     "$(cat $DCBM_ST/dma_folios)"
+}
+# swdma_knob KNOB N: fail, lose and late are swdma's fault-injection
+# capabilities (every Nth descriptor; 0: none), the others its parameters.
+swdma_knob() {
+	case $1 in
+	fail|lose|late) fault_arm $SWDBG/$1 "$2" ;;
+	*) echo "$2" >$SWDMA/$1 ;;
+	esac
 }
 # fault NAME KNOB VALUE: 4K folios, one descriptor each, moved with strict
 # checks; sets D[] to the counter deltas.
 fault() {
 	local name=$1 knob=$2 val=$3 a b i out rc
-	echo "$val" >$SWDMA/$knob
+	swdma_knob "$knob" "$val"
 	a=($(snap))
 	out=$("$MIGCHECK" --size 4096 --total 4M --moves 2 --writers 1 --strict-moves 2>&1)
 	rc=$?
 	b=($(snap))
-	echo 0 >$SWDMA/$knob
+	swdma_knob "$knob" 0
 	D=()
 	for i in 0 1 2 3 4 5 6; do D[i]=$((b[i] - a[i])); done
 	echo "$name: core fallbacks +${D[0]}, dcbm fallbacks +${D[1]} errors +${D[2]} timeouts +${D[3]}, swdma failed +${D[4]} lost +${D[5]}, dma_folios +${D[6]}" | ktap_diag
@@ -168,11 +177,11 @@ fault() {
 mo_select dcbm-4
 # Only move_pages through the engine while counting (see offload.sh).
 echo syscall >$MO/reasons
-fault "failed descriptors (every 3rd)" fail_every 3
+fault "failed descriptors (every 3rd)" fail 3
 ktap_check "failed descriptors: each is one error and one fallback in dcbm and core" \
 	test "${D[4]}" -gt 0 -a "${D[2]}" = "${D[4]}" -a "${D[1]}" = "${D[4]}" -a "${D[0]}" = "${D[4]}"
 echo 200 >$DCBM/timeout_ms
-fault "lost completions (every 50th)" lose_every 50
+fault "lost completions (every 50th)" lose 50
 ktap_check "lost completions: batches time out, every unfinished folio falls back" \
 	test "${D[5]}" -gt 0 -a "${D[3]}" -ge 1 -a "${D[1]}" -ge "${D[5]}" -a "${D[0]}" = "${D[1]}" -a "${D[2]}" = 0
 echo 5000 >$DCBM/timeout_ms
@@ -191,20 +200,20 @@ ktap_check "out-of-order completion: $((r1 - r0)) out of order, every folio by D
 echo 200 >$DCBM/timeout_ms
 echo 3000 >$SWDMA/late_ms
 echo 1 >$SWDMA/terminate_fails
-a=($(snap)) q0=$(cat $DCBM/quarantined) b0=$(cat $DCBM/broken) l0=$(cat $SWDBG/late)
-echo 40 >$SWDMA/late_every
+a=($(snap)) q0=$(cat $DCBM_ST/quarantined) b0=$(cat $DCBM_ST/broken) l0=$(cat $SWDBG/late)
+swdma_knob late 40
 out=$("$MIGCHECK" --size 4096 --total 4M --moves 1 --writers 2 --readers 1 --settle 4000 2>&1)
 rc=$?
-echo 0 >$SWDMA/late_every
-q1=$(cat $DCBM/quarantined) b1=$(cat $DCBM/broken) l1=$(cat $SWDBG/late)
-echo "late completion: quarantined +$((q1 - q0)) descriptors, broken +$((b1 - b0)) channels, swdma late +$((l1 - l0)), held now $(cat $DCBM/held)" | ktap_diag
+swdma_knob late 0
+q1=$(cat $DCBM_ST/quarantined) b1=$(cat $DCBM_ST/broken) l1=$(cat $SWDBG/late)
+echo "late completion: quarantined +$((q1 - q0)) descriptors, broken +$((b1 - b0)) channels, swdma late +$((l1 - l0)), held now $(cat $DCBM_ST/held)" | ktap_diag
 ktap_check "late completion, terminate fails: data intact through the late writes" test $rc = 0
 [ $rc = 0 ] || echo "$out" | tail -3 | ktap_diag
 ktap_check "late completion: descriptors held, channels given up" \
 	test $((q1 - q0)) -gt 0 -a $((b1 - b0)) -gt 0 -a $((l1 - l0)) -gt 0
-for i in $(seq 50); do [ "$(cat $DCBM/held)" = 0 ] && break; sleep 0.2; done
+for i in $(seq 50); do [ "$(cat $DCBM_ST/held)" = 0 ] && break; sleep 0.2; done
 ktap_check "late completion: every held descriptor released once done, none left in swdma" \
-	test "$(cat $DCBM/held)" = 0 -a "$(cat $SWDBG/live)" = 0
+	test "$(cat $DCBM_ST/held)" = 0 -a "$(cat $SWDBG/live)" = 0
 echo 0 >$SWDMA/terminate_fails
 echo 1000 >$SWDMA/late_ms
 # new channels replace the broken ones
@@ -215,13 +224,13 @@ echo 5000 >$DCBM/timeout_ms
 # Every channel busy: two migrations at once on one slow channel
 mo_select dcbm-1
 echo 1000000 >$SWDMA/latency_ns
-u0=$(cat $DCBM/busy)
+u0=$(cat $DCBM_ST/busy)
 "$MIGCHECK" --size 4096 --total 4M --moves 2 --writers 1 >/dev/null 2>&1 & p1=$!
 "$MIGCHECK" --size 4096 --total 4M --moves 2 --writers 1 --src 1 --dst 0 >/dev/null 2>&1 & p2=$!
 wait $p1; r1=$?
 wait $p2; r2=$?
 echo 0 >$SWDMA/latency_ns
-u1=$(cat $DCBM/busy)
+u1=$(cat $DCBM_ST/busy)
 ktap_check "one channel, two migrations: $((u1 - u0)) batches found it busy and went to the CPU, data intact" \
 	test $r1 = 0 -a $r2 = 0 -a $((u1 - u0)) -gt 0
 ktap_check "busy channel: no descriptor left in swdma" test "$(cat $SWDBG/live)" = 0
@@ -238,9 +247,9 @@ while [ "$(date +%s)" -lt "$end" ]; do
 		mo_select dcbm-$n && switches=$((switches + 1))
 		sleep 0.3
 	done
-	echo 7 >$SWDMA/fail_every; echo 4 >$SWDMA/reorder; sleep 0.3
-	echo 0 >$SWDMA/fail_every; echo 0 >$SWDMA/reorder
-	echo 40 >$SWDMA/lose_every; sleep 0.3; echo 0 >$SWDMA/lose_every
+	swdma_knob fail 7; swdma_knob reorder 4; sleep 0.3
+	swdma_knob fail 0; swdma_knob reorder 0
+	swdma_knob lose 40; sleep 0.3; swdma_knob lose 0
 	mo_select mtcopy-2 && switches=$((switches + 1))
 	sleep 0.2
 	mo_select dcbm-4

@@ -38,7 +38,10 @@ ktap_exit() { exit $KTAP_FAILED; }
 
 # Migration copy offload helpers.
 MO=/sys/kernel/mm/migrate_offload
-MO_DBG=/sys/kernel/debug/migrate_offload
+MO_ENGINES=/sys/kernel/mm/migrate_offload/engines
+# fault-inject.h capabilities of the series (CONFIG_FAIL_MIGRATE_OFFLOAD)
+FAIL_FOLIO=/sys/kernel/debug/fail_migrate_offload_folio
+FAIL_BATCH=/sys/kernel/debug/fail_migrate_offload_batch
 MTCOPY=/sys/module/mtcopy/parameters
 MIGCHECK=${MIGCHECK:-$TOP/tools/migcheck/migcheck}
 DCBM=/sys/module/dcbm/parameters
@@ -87,6 +90,22 @@ vmstat() { awk -v n="$1" '$1 == n {print $2}' /proc/vmstat; }
 # mo_stat NAME: one counter of $MO/stats.
 mo_stat() { cat "$MO/stats/$1"; }
 # mo_snap: all counters on one line, "batches folios bytes fallbacks errors".
+# fault_arm DIR N: the fault-injection capability in DIR fails every Nth
+# call it sees (N=0: none), quietly; fault_count DIR tells how many it has
+# failed since, from the decrease of its "times" budget.
+FAULT_BUDGET=1000000
+fault_arm() {
+	echo 0 >"$1/probability"
+	echo 0 >"$1/verbose"
+	echo 0 >"$1/space"
+	echo "$FAULT_BUDGET" >"$1/times"
+	[ "$2" = 0 ] && return
+	echo "$2" >"$1/interval"
+	echo 100 >"$1/probability"
+}
+fault_off() { echo 0 >"$1/probability"; }
+fault_count() { echo $((FAULT_BUDGET - $(cat "$1/times"))); }
+
 mo_snap() { echo "$(mo_stat batches) $(mo_stat folios) $(mo_stat bytes) $(mo_stat fallbacks) $(mo_stat errors)"; }
 
 # storm_start NAME: migcheck runs back to back in the background (mixed

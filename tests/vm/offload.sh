@@ -10,7 +10,7 @@
 set -u
 engines="cpu mtcopy-1 mtcopy-2 mtcopy-4"
 sizes="4096 16384 65536 262144 1048576 2097152"
-ktap_plan $(( 3 + 11 + 4 + 4 * (6 * 2 + 3) + 6 + 4 + 4 + 2 ))
+ktap_plan $(( 3 + 11 + 4 + 4 * (6 * 2 + 3) + 6 + 4 + 4 + 2 + 2 ))
 
 # --- interface ---------------------------------------------------------
 ktap_check "sysfs: migrate_offload files present" \
@@ -21,6 +21,10 @@ ktap_check "sysfs: migrate_offload files present" \
 modprobe mtcopy
 ktap_check "sysfs: engine lists cpu and mtcopy, cpu active" \
 	grep -qx '\[cpu\] mtcopy' $MO/engine
+ktap_check "sysfs: mtcopy's counters in engines/mtcopy/, read-only, none elsewhere" \
+	test -r $MO_ENGINES/mtcopy/split_batches -a -r $MO_ENGINES/mtcopy/alone_batches \
+	     ! -w $MO_ENGINES/mtcopy/split_batches -a ! -e $MTCOPY/split_batches \
+	     -a ! -e $MO_ENGINES/cpu
 ktap_check "sysfs: defaults reasons=all but memory_failure, batch_max=512, batch_min=1" \
 	bash -c "[ \"\$(cat $MO/batch_max)\" = 512 ] && [ \"\$(cat $MO/batch_min)\" = 1 ] &&
 		 [ \"\$(cat $MO/reasons)\" = compaction,hotplug,syscall,mbind,numa,contig_range,longterm_pin,demotion,damon ]"
@@ -63,7 +67,7 @@ ktap_check "memaccelctl: engine mtcopy selects it" \
 ktap_check "memaccelctl: set mtcopy.threads=2" \
 	bash -c "$CTL set mtcopy.threads=2 && grep -qx 2 $MTCOPY/threads"
 ktap_check "memaccelctl: --json reports engine, threads and stats" \
-	bash -c "$CTL --json | python3 -c 'import json,sys; s=json.load(sys.stdin); assert s[\"engine\"]==\"mtcopy\" and s[\"knobs\"][\"mtcopy\"][\"threads\"]==\"2\" and \"fallbacks\" in s[\"stats\"]'"
+	bash -c "$CTL --json | python3 -c 'import json,sys; s=json.load(sys.stdin); assert s[\"engine\"]==\"mtcopy\" and s[\"knobs\"][\"mtcopy\"][\"threads\"]==\"2\" and \"fallbacks\" in s[\"stats\"] and \"split_batches\" in s[\"engine_stats\"][\"mtcopy\"]'"
 ktap_check "memaccelctl: kernel-side EINVAL is reported, state kept" \
 	bash -c "! $CTL set mtcopy.threads=99 2>/tmp/ctl.err && grep -q EINVAL /tmp/ctl.err && grep -qx 2 $MTCOPY/threads"
 echo cpu >$MO/engine
@@ -108,34 +112,43 @@ done
 
 # --- fault injection -----------------------------------------------------
 # inject FOLIO_NTH BATCH_NTH SIZE: move 4 MiB once (strict: every folio must
-# migrate), then the counters must account for every injected failure.
+# migrate) with fail_migrate_offload_folio failing every FOLIO_NTH folio and
+# fail_migrate_offload_batch every BATCH_NTH batch; the counters must
+# account for every injected failure.
 inject() {
-	local fnth=$1 bnth=$2 size=$3 s0 s1 inj out
+	local fnth=$1 bnth=$2 size=$3 s0 s1 finj binj out
 	local name="fault injection: every ${fnth}th folio, every ${bnth}th batch, ${size}B folios"
-	echo "$fnth" >$MO_DBG/fail_folio_nth
-	echo "$bnth" >$MO_DBG/fail_batch_nth
+	fault_arm $FAIL_FOLIO "$fnth"
+	fault_arm $FAIL_BATCH "$bnth"
 	s0=($(mo_snap))
 	out=$("$MIGCHECK" --size "$size" --total 4M --moves 1 --strict-moves 2>&1)
 	local rc=$?
 	s1=($(mo_snap))
-	inj=$(cat $MO_DBG/injected_folios)
-	echo 0 >$MO_DBG/fail_folio_nth
-	echo 0 >$MO_DBG/fail_batch_nth
-	local batches=$((s1[0] - s0[0])) folios=$((s1[1] - s0[1]))
+	fault_off $FAIL_FOLIO
+	fault_off $FAIL_BATCH
+	finj=$(fault_count $FAIL_FOLIO) binj=$(fault_count $FAIL_BATCH)
+	local folios=$((s1[1] - s0[1]))
 	local fallbacks=$((s1[3] - s0[3])) errors=$((s1[4] - s0[4]))
-	local nr=$((4 * 1024 * 1024 / size)) want_err=0
-	[ "$bnth" != 0 ] && want_err=$((batches / bnth))
+	local nr=$((4 * 1024 * 1024 / size))
 	# Every folio reaches the engine at least once (a folio whose move
-	# is retried in the synchronous pass reaches it again); every
-	# injected failure is one fallback, every failed batch one error.
-	if [ $rc = 0 ] && [ "$inj" -gt 0 ] && [ "$fallbacks" = "$inj" ] &&
-	   [ $((folios + fallbacks)) -ge "$nr" ] && [ "$errors" = "$want_err" ]; then
+	# is retried in the synchronous pass reaches it again); mtcopy fails
+	# nothing itself, so every fallback is an injected folio or a folio
+	# of an injected batch, and every error an injected batch.
+	local ok=1
+	[ $rc = 0 ] && [ $((finj + binj)) -gt 0 ] && [ "$errors" = "$binj" ] &&
+	   [ $((folios + fallbacks)) -ge "$nr" ] || ok=0
+	if [ "$bnth" = 0 ]; then
+		[ "$fallbacks" = "$finj" ] || ok=0
+	else
+		[ "$fallbacks" -ge $((finj + binj)) ] || ok=0
+	fi
+	if [ $ok = 1 ]; then
 		ktap_ok "$name"
 	else
 		ktap_fail "$name"
 		echo "$out" | tail -3 | ktap_diag
 	fi
-	echo "folios=$nr batches=$batches copied=$folios fallbacks=$fallbacks injected=$inj errors=$errors (want $want_err)" | ktap_diag
+	echo "folios=$nr copied=$folios fallbacks=$fallbacks errors=$errors; injected: $finj folios, $binj batches" | ktap_diag
 }
 mo_select mtcopy-2
 # Only move_pages through the engine while counting: a background
@@ -153,14 +166,14 @@ inject 7 3 16384
 # One move of 4 MiB in 4K folios with every 3rd folio failed: the trace and
 # /proc/vmstat must tell what stats/ tells, folio for folio.
 trace_events on mm_migrate_batch mm_migrate_offload_copy mm_migrate_offload_fallback
-echo 3 >$MO_DBG/fail_folio_nth
+fault_arm $FAIL_FOLIO 3
 s0=($(mo_snap))
 v0=($(vmstat pgmigrate_offload_copied) $(vmstat pgmigrate_offload_fallback))
 "$MIGCHECK" --size 4096 --total 4M --moves 1 --strict-moves >/dev/null 2>&1
 rc=$?
 s1=($(mo_snap))
 v1=($(vmstat pgmigrate_offload_copied) $(vmstat pgmigrate_offload_fallback))
-echo 0 >$MO_DBG/fail_folio_nth
+fault_off $FAIL_FOLIO
 trace_events off mm_migrate_batch mm_migrate_offload_copy mm_migrate_offload_fallback
 t_calls=$(grep -c 'mm_migrate_offload_copy: engine=mtcopy reason=syscall_or_cpuset' $TRACEFS/trace)
 t_copied=$(grep -o 'mm_migrate_offload_copy: .* copied=[0-9]*' $TRACEFS/trace |
@@ -237,23 +250,25 @@ for c in $(seq 1 $(( $(nproc) - 1 ))); do
 	hogs+=($!)
 done
 sleep 0.5
-a0=$(cat $MTCOPY/alone_batches)
-s0=$(cat $MTCOPY/split_batches)
+a0=$(cat $MO_ENGINES/mtcopy/alone_batches)
+s0=$(cat $MO_ENGINES/mtcopy/split_batches)
 taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-a1=$(cat $MTCOPY/alone_batches)
-s1=$(cat $MTCOPY/split_batches)
+a1=$(cat $MO_ENGINES/mtcopy/alone_batches)
+s1=$(cat $MO_ENGINES/mtcopy/split_batches)
 kill "${hogs[@]}"
 wait "${hogs[@]}" 2>/dev/null
 echo "busy: alone_batches +$((a1 - a0)), split_batches +$((s1 - s0))" | ktap_diag
 ktap_check "mtcopy: other CPUs busy -> copies alone, never splits" \
 	test $((a1 - a0)) -gt 0 -a $((s1 - s0)) = 0
 sleep 0.5
-s0=$(cat $MTCOPY/split_batches)
+s0=$(cat $MO_ENGINES/mtcopy/split_batches)
 taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-s1=$(cat $MTCOPY/split_batches)
+s1=$(cat $MO_ENGINES/mtcopy/split_batches)
 echo "idle: split_batches +$((s1 - s0))" | ktap_diag
 ktap_check "mtcopy: other CPUs idle -> splits batches" test $((s1 - s0)) -gt 0
 
 echo cpu >$MO/engine
 modprobe -r mtcopy
+ktap_check "sysfs: engines/mtcopy/ goes away with the module" \
+	test ! -e $MO_ENGINES/mtcopy -a -d $MO_ENGINES
 ktap_exit
