@@ -150,10 +150,11 @@ snap() {
 	     "$(cat $DCBM_ST/dma_folios)"
 }
 # swdma_knob KNOB N: fail, lose and late are swdma's fault-injection
-# capabilities (every Nth descriptor; 0: none), the others its parameters.
+# capabilities inject_fail, inject_lose and inject_late (every Nth
+# descriptor; 0: none), the others its parameters.
 swdma_knob() {
 	case $1 in
-	fail|lose|late) fault_arm $SWDBG/$1 "$2" ;;
+	fail|lose|late) fault_arm $SWDBG/inject_$1 "$2" ;;
 	*) echo "$2" >$SWDMA/$1 ;;
 	esac
 }

@@ -22,9 +22,8 @@ modprobe mtcopy
 ktap_check "sysfs: engine lists cpu and mtcopy, cpu active" \
 	grep -qx '\[cpu\] mtcopy' $MO/engine
 ktap_check "sysfs: mtcopy's counters in engines/mtcopy/, read-only, none elsewhere" \
-	test -r $MO_ENGINES/mtcopy/split_batches -a -r $MO_ENGINES/mtcopy/alone_batches \
-	     ! -w $MO_ENGINES/mtcopy/split_batches -a ! -e $MTCOPY/split_batches \
-	     -a ! -e $MO_ENGINES/cpu
+	bash -c "[ \"\$(stat -c %a $MO_ENGINES/mtcopy/split_batches $MO_ENGINES/mtcopy/alone_batches)\" = \$'444\\n444' ] &&
+		 [ ! -e $MTCOPY/split_batches ] && [ ! -e $MO_ENGINES/cpu ]"
 ktap_check "sysfs: defaults reasons=all but memory_failure, batch_max=512, batch_min=1" \
 	bash -c "[ \"\$(cat $MO/batch_max)\" = 512 ] && [ \"\$(cat $MO/batch_min)\" = 1 ] &&
 		 [ \"\$(cat $MO/reasons)\" = compaction,hotplug,syscall,mbind,numa,contig_range,longterm_pin,demotion,damon ]"
