@@ -3,6 +3,8 @@
 SHELL := /bin/bash
 TOP := $(CURDIR)
 FLAVOR ?= test
+# The harness's Python packages (pytest, virtme-ng) live in a venv (setup.sh).
+export PATH := $(TOP)/build/venv/bin:$(PATH)
 
 .PHONY: all demo test setup kernel-tree kernel tools selftests \
 	check-series export-patches bisect-check bench-phases vm-shell \

@@ -8,6 +8,8 @@
 #   for software overhead only, never for bandwidth).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=env.sh
+. "$top/scripts/env.sh"
 cd "$top"
 reps=${REPS:-7}
 total=${TOTAL:-32M}

@@ -10,6 +10,8 @@
 # ENGINES the engines run on the patched kernel [cpu mtcopy-1 mtcopy-2].
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=env.sh
+. "$top/scripts/env.sh"
 cd "$top"
 . kernel/BASE
 t0=$(date +%s)

@@ -10,6 +10,8 @@
 # hold in the result.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=env.sh
+. "$top/scripts/env.sh"
 flavor=${1:?usage: kconfig.sh test|bench [tree]}
 tree=${2:-$top/build/linux}
 out=${KBUILD_OUT:-$top/build/kbuild-$flavor}

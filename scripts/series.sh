@@ -6,7 +6,9 @@
 #                      kernel/cover-letter.txt exists (never listed in series)
 #   series.sh matches  exit 0 if kernel/patches equals what the tree exports
 #   series.sh check    the series applies to the pristine base, the export
-#                      matches the tree, and every patch is checkpatch --strict clean
+#                      matches the tree, and every patch is checkpatch --strict
+#                      clean; numbered TAP results
+#   series.sh tap      check as a complete KTAP stream (make test's series stage)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=${KTREE:-$top/build/linux}
@@ -16,7 +18,9 @@ export GIT_AUTHOR_NAME="memaccel" GIT_AUTHOR_EMAIL="memaccel@localhost"
 export GIT_COMMITTER_NAME="memaccel" GIT_COMMITTER_EMAIL="memaccel@localhost"
 
 die() { echo "series: $*" >&2; exit 1; }
-[ -e "$tree/.git" ] || die "$tree is not a kernel tree; run 'make kernel-tree'"
+need_tree() {
+	[ -e "$tree/.git" ] || die "$tree is not a kernel tree; run 'make kernel-tree'"
+}
 
 # Deterministic format-patch output: no commit ids, no git version signature.
 fmt() {
@@ -76,6 +80,7 @@ patch_list() {
 series_files() { grep -vE '^[[:space:]]*(#|$)' "$kdir/series" || true; }
 
 cmd_export() {
+	need_tree
 	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 		die "$tree has uncommitted changes; commit them first"
 	rm -f "$kdir"/patches/*.patch
@@ -93,6 +98,7 @@ cmd_export() {
 
 cmd_matches() {
 	local tmp rc=0
+	need_tree
 	tmp=$(mktemp -d)
 	fmt "$tmp"
 	cover "$tmp"
@@ -102,31 +108,40 @@ cmd_matches() {
 	return $rc
 }
 
+# KTAP result lines: every check is numbered, so scripts/ktap.py counts it.
+n_res=0
+result() { # ok|"not ok" description
+	n_res=$((n_res + 1))
+	echo "$1 $n_res - $2"
+}
+
 cmd_check() {
 	local fail=0 tmp wt f
+	need_tree
+	mapfile -t files < <(series_files | sed "s|^|$kdir/patches/|")
+	# apply + match + one checkpatch per patch
+	echo "1..$((2 + ${#files[@]}))"
 	# 1. Applies cleanly to the pristine base, in a scratch worktree.
 	tmp=$(mktemp -d)
 	wt="$tmp/wt"
 	git -C "$tree" worktree add -q --detach "$wt" "$BASE_TAG"
-	mapfile -t files < <(series_files | sed "s|^|$kdir/patches/|")
-	if [ "${#files[@]}" -gt 0 ]; then
-		if git -C "$wt" am -q "${files[@]}"; then
-			echo "ok - series applies to the pristine base (${#files[@]} patches)"
-		else
-			echo "not ok - series does not apply to the pristine base"
-			git -C "$wt" am --abort >/dev/null 2>&1 || true
-			fail=1
-		fi
+	if [ "${#files[@]}" -eq 0 ]; then
+		result ok "series is empty"
+	elif git -C "$wt" am -q "${files[@]}" >"$tmp/am.log" 2>&1; then
+		result ok "series applies to the pristine base (${#files[@]} patches)"
 	else
-		echo "ok - series is empty"
+		sed 's/^/# /' "$tmp/am.log"
+		result "not ok" "series does not apply to the pristine base"
+		git -C "$wt" am --abort >/dev/null 2>&1 || true
+		fail=1
 	fi
 	git -C "$tree" worktree remove --force "$wt"
 	rm -rf "$tmp"
 	# 2. Exported files match the tree.
 	if cmd_matches; then
-		echo "ok - kernel/patches matches $tree"
+		result ok "kernel/patches matches $tree"
 	else
-		echo "not ok - kernel/patches differs from $tree (run 'make export-patches')"
+		result "not ok" "kernel/patches differs from $tree (run 'make export-patches')"
 		fail=1
 	fi
 	# 3. checkpatch --strict on every patch.
@@ -134,10 +149,10 @@ cmd_check() {
 		# spdxcheck.py needs the Debian python3 (ply, GitPython)
 		if (cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --quiet --no-summary \
 			"$kdir/patches/$f") >"${TMPDIR:-/tmp}/checkpatch.$$" 2>&1; then
-			echo "ok - checkpatch --strict $f"
+			result ok "checkpatch --strict $f"
 		else
-			echo "not ok - checkpatch --strict $f"
 			sed 's/^/#   /' "${TMPDIR:-/tmp}/checkpatch.$$"
+			result "not ok" "checkpatch --strict $f"
 			fail=1
 		fi
 	done
@@ -145,9 +160,30 @@ cmd_check() {
 	return $fail
 }
 
+# The series stage of make test: a complete KTAP stream whatever happens.
+# A check that dies before its plan (no tree, a broken base tag), or exits
+# non-zero without a failed result, still ends as one failed test.
+cmd_tap() {
+	local out rc=0
+	out=$( (cmd_check) 2>&1) || rc=$?
+	echo "KTAP version 1"
+	if ! grep -q '^1\.\.' <<<"$out"; then
+		echo "1..1"
+		sed 's/^/# /' <<<"$out"
+		echo "not ok 1 - series check did not run (exit $rc)"
+	else
+		echo "$out"
+		if [ $rc != 0 ] && ! grep -q '^not ok ' <<<"$out"; then
+			echo "not ok $(($(grep -c '^ok ' <<<"$out") + 1)) - series check exited $rc"
+		fi
+	fi
+	return $rc
+}
+
 case "${1:-}" in
 export) cmd_export ;;
 matches) cmd_matches ;;
 check) cmd_check ;;
-*) die "usage: series.sh export|matches|check" ;;
+tap) cmd_tap ;;
+*) die "usage: series.sh export|matches|check|tap" ;;
 esac

@@ -18,6 +18,8 @@ APT_PKGS=(
 	ccache perl git make gcc
 	# checkpatch's SPDX check (scripts/spdxcheck.py, run by Debian's python3)
 	python3-ply python3-git
+	# the harness's own Python packages live in a venv (PEP 668)
+	python3-venv
 	# VM
 	qemu-system-x86 busybox-static
 	# tools and selftests
@@ -74,8 +76,20 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$SHA256 $(stat -c %Y "$TARBALL")
 	echo "$SHA256 $(stat -c %Y "$TARBALL")" >"$stamp"
 fi
 
-# Python packages, pinned in requirements.txt.
-py=${PYTHON:-python3}
+# Python packages, pinned in requirements.txt, in a venv under build/:
+# Debian 12's python3 is "externally managed" (PEP 668) and refuses a
+# system-wide pip install. Every script puts build/venv/bin first on PATH
+# (scripts/env.sh, the Makefile, vm-run).
+venv=${MEMACCEL_VENV:-$top/build/venv}
+py=$venv/bin/python3
+if [ ! -x "$py" ]; then
+	[ "$check_only" = 1 ] && die "no Python venv at $venv (run scripts/setup.sh)"
+	echo "setup: creating the Python venv $venv"
+	# Debian's interpreter, whatever python3 is first on PATH: the venv
+	# must not depend on a user's pyenv or conda.
+	"${MEMACCEL_BASE_PYTHON:-/usr/bin/python3}" -m venv "$venv" ||
+		die "cannot create $venv (is python3-venv installed?)"
+fi
 pip_missing=()
 while read -r req; do
 	case "$req" in ''|'#'*) continue ;; esac
@@ -85,12 +99,12 @@ while read -r req; do
 	[ "$have" = "$want" ] || pip_missing+=("$req")
 done <"$top/requirements.txt"
 if [ "${#pip_missing[@]}" -gt 0 ] && [ "$check_only" = 1 ]; then
-	die "missing Python packages: ${pip_missing[*]}"
+	die "missing Python packages in $venv: ${pip_missing[*]}"
 elif [ "${#pip_missing[@]}" -gt 0 ]; then
-	echo "setup: installing Python packages: ${pip_missing[*]}"
+	echo "setup: installing Python packages into $venv: ${pip_missing[*]}"
 	"$py" -m pip install -q --disable-pip-version-check "${pip_missing[@]}" ||
 		die "pip install failed for: ${pip_missing[*]}"
 fi
-command -v vng >/dev/null || die "vng not on PATH after installing virtme-ng (check the pip scripts directory is on PATH)"
+[ -x "$venv/bin/vng" ] || die "$venv/bin/vng missing after installing virtme-ng"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
 exit 0

@@ -1,13 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """scripts/series.sh on a small stand-in kernel tree: export, match, check."""
 import os
+import re
 import shutil
+import subprocess
+import sys
 
 import pytest
 
 from conftest import TOP, run
 
 SERIES = os.path.join(TOP, "scripts", "series.sh")
+KTAP = os.path.join(TOP, "scripts", "ktap.py")
 KTREE = os.path.join(TOP, "build", "linux")
 CHECKPATCH_FILES = ("scripts/checkpatch.pl", "scripts/spelling.txt", "scripts/const_structs.checkpatch")
 TOPLEVEL = ("COPYING", "CREDITS", "Kbuild", "MAINTAINERS", "Makefile", "README")
@@ -60,7 +64,8 @@ def test_export_match_check(env):
     assert run([SERIES, "matches"], env=e).returncode == 0
     r = run([SERIES, "check"], env=e)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "ok - series applies" in r.stdout and "ok - checkpatch --strict 0001" in r.stdout
+    assert r.stdout.splitlines()[:1] == ["1..3"]
+    assert "ok 1 - series applies" in r.stdout and "ok 3 - checkpatch --strict 0001" in r.stdout
     # Exporting twice gives identical files (no commit ids, no dates that move).
     before = (kdir / "patches" / "0001-mm-set-a.patch").read_text()
     run([SERIES, "export"], env=e)
@@ -74,7 +79,7 @@ def test_tree_ahead_of_export_is_caught(env):
     commit(tree, "mm/a.c", "// SPDX-License-Identifier: GPL-2.0\nint a = 2;\n", "mm: set a again")
     assert run([SERIES, "matches"], env=e).returncode == 1
     r = run([SERIES, "check"], env=e)
-    assert r.returncode == 1 and "not ok - kernel/patches differs" in r.stdout
+    assert r.returncode == 1 and "not ok 2 - kernel/patches differs" in r.stdout
 
 
 def test_checkpatch_violation_is_caught(env):
@@ -83,7 +88,7 @@ def test_checkpatch_violation_is_caught(env):
     run([SERIES, "export"], env=e)
     r = run([SERIES, "check"], env=e)
     assert r.returncode == 1
-    assert "not ok - checkpatch --strict" in r.stdout
+    assert re.search(r"^not ok 3 - checkpatch --strict 0001", r.stdout, re.M)
 
 
 def test_series_that_does_not_apply_is_caught(env):
@@ -94,7 +99,7 @@ def test_series_that_does_not_apply_is_caught(env):
     p.write_text(p.read_text().replace("-int a;", "-int zzz;"))
     r = run([SERIES, "check"], env=e)
     assert r.returncode == 1
-    assert "not ok - series does not apply" in r.stdout
+    assert "not ok 1 - series does not apply" in r.stdout
 
 
 def test_export_refuses_dirty_tree(env):
@@ -102,3 +107,52 @@ def test_export_refuses_dirty_tree(env):
     (tree / "mm" / "a.c").write_text("dirty\n")
     r = run([SERIES, "export"], env=e)
     assert r.returncode == 1 and "uncommitted" in r.stderr
+
+
+def stage(e, tmp_path):
+    """make test's series stage (scripts/test.sh): series.sh tap into a
+    file, then the sum over it that decides make test's verdict."""
+    tap = tmp_path / "series.tap"
+    with open(tap, "w") as f:
+        subprocess.run([SERIES, "tap"], env=e, stdout=f, stderr=subprocess.STDOUT)
+    return run([sys.executable, KTAP, str(tap)])
+
+
+@pytest.mark.parametrize("breakage", ["checkpatch", "does-not-apply", "stale-export"])
+def test_failing_series_fails_the_test_stage(env, tmp_path, breakage):
+    tree, kdir, e = env
+    good = "// SPDX-License-Identifier: GPL-2.0\nint a = 1;\n"
+    bad = "// SPDX-License-Identifier: GPL-2.0\nint a = 1;  \nint  b ;\n"
+    commit(tree, "mm/a.c", bad if breakage == "checkpatch" else good, "mm: set a")
+    run([SERIES, "export"], env=e)
+    if breakage == "does-not-apply":
+        p = kdir / "patches" / "0001-mm-set-a.patch"
+        p.write_text(p.read_text().replace("-int a;", "-int zzz;"))
+    elif breakage == "stale-export":
+        commit(tree, "mm/a.c", good.replace("1", "2"), "mm: set a again")
+    r = stage(e, tmp_path)
+    assert r.returncode == 1, r.stdout
+    assert re.search(r"^\d+ passed, [1-9]\d* failed", r.stdout, re.M), r.stdout
+
+
+def test_good_series_passes_the_test_stage(env, tmp_path):
+    tree, kdir, e = env
+    commit(tree, "mm/a.c", "// SPDX-License-Identifier: GPL-2.0\nint a = 1;\n", "mm: set a")
+    run([SERIES, "export"], env=e)
+    r = stage(e, tmp_path)
+    assert r.returncode == 0, r.stdout
+    assert "3 passed, 0 failed" in r.stdout
+
+
+def test_series_stage_without_a_tree_fails(env, tmp_path):
+    tree, kdir, e = env
+    e = dict(e, KTREE=str(tmp_path / "no-such-tree"))
+    r = stage(e, tmp_path)
+    assert r.returncode == 1 and "0 passed, 1 failed" in r.stdout, r.stdout
+
+
+def test_make_test_uses_the_counted_stage():
+    """The stage above is the one scripts/test.sh runs and sums."""
+    s = open(os.path.join(TOP, "scripts", "test.sh")).read()
+    assert 'scripts/series.sh tap >"$out/series.tap"' in s
+    assert "find \"$out\" -name '*.tap'" in s
