@@ -48,10 +48,23 @@ vm_tests() {
 	scripts/vm-run --topology "$topo" --xdir "$x" \
 		--rwdir build/kselftest --timeout "${MEMACCEL_VM_TIMEOUT:-2400}" -- \
 		env MEMACCEL_TOPOLOGY="$topo" tests/vm/run.sh "$x/ktap" "$@"
-	local rc=$?
+	local rc=$? why
 	mkdir -p "$x/ktap"
-	if [ $rc != 0 ]; then
-		printf 'KTAP version 1\n1..1\nnot ok 1 VM %s run (vm-run exit %d)\n' "$topo" "$rc" >"$x/vm-run.tap"
+	case $rc in
+	0) why= ;;
+	124) why="timed out" ;;
+	125) why="did not boot" ;;
+	126) why="guest kernel panic" ;;
+	*) why="vm-run exit $rc" ;;
+	esac
+	if [ -n "$why" ]; then
+		printf 'KTAP version 1\n1..1\nnot ok 1 VM %s run (%s)\n' "$topo" "$why" >"$x/vm-run.tap"
+	fi
+	# Boots that crashed before the guest command started and were
+	# booted again: listed as RETRIED in the summary, not counted.
+	if [ -s "$x/retried.log" ]; then
+		sed 's/^vm-run: /# [first attempt failed, retried] not ok 1 VM '"$topo"' /' \
+			"$x/retried.log" >"$x/retried.tap"
 	fi
 	# Whatever the guest finished is counted; a test cut short by a hang
 	# reports fewer results than it planned and counts as failed, and a test

@@ -2,7 +2,9 @@
 """scripts/vm-run against a fake vng: exit codes, output, bounded hangs."""
 import os
 import shlex
+import signal
 import stat
+import subprocess
 import time
 
 from conftest import TOP, run
@@ -17,9 +19,25 @@ while [ $# -gt 0 ]; do
 	shift
 done
 echo "fake console: booting"
+# FAKE_CRASHES=N: the first N boots oops before the guest command starts.
+if [ -n "${FAKE_CRASHES:-}" ]; then
+	n=$(cat "$FAKE_COUNT" 2>/dev/null || echo 0)
+	echo $((n + 1)) >"$FAKE_COUNT"
+	if [ "$n" -lt "$FAKE_CRASHES" ]; then
+		echo "Oops: int3: 0000 [#1] PREEMPT SMP"
+		echo "Kernel panic - not syncing: Attempted to kill the idle task!"
+		exit 255
+	fi
+fi
 case "${FAKE_VNG:-ok}" in
 hang-boot) sleep 600 ;;
 die) exit 3 ;;
+# the guest command starts, then the kernel panics
+panic-after)
+	x=$(dirname "${script#sh }")
+	echo booted >"$x/booted"
+	echo "Kernel panic - not syncing: bad"
+	exit 255 ;;
 esac
 exec bash -c "$script"
 """
@@ -34,12 +52,15 @@ def env_with_fake(tmp_path, mode):
     k = tmp_path / "kernel" / "arch" / "x86" / "boot"
     k.mkdir(parents=True, exist_ok=True)
     (k / "bzImage").write_text("")
-    env = dict(os.environ, PATH=f"{b}:{os.environ['PATH']}", FAKE_VNG=mode, MEMACCEL_KVM="0")
+    # MEMACCEL_VENV: no venv, so the fake vng is the one found
+    env = dict(os.environ, PATH=f"{b}:{os.environ['PATH']}", FAKE_VNG=mode, MEMACCEL_KVM="0",
+               MEMACCEL_VENV=str(tmp_path / "no-venv"), FAKE_COUNT=str(tmp_path / "boots"))
     return env, str(tmp_path / "kernel")
 
 
-def vmrun(tmp_path, mode, *cmd, extra=()):
+def vmrun(tmp_path, mode, *cmd, extra=(), **envs):
     env, kdir = env_with_fake(tmp_path, mode)
+    env.update(envs)
     return run([VMRUN, "--kernel", kdir, "--xdir", str(tmp_path / "x"), "--cwd", str(tmp_path),
                 *extra, "--", *cmd], env=env)
 
@@ -96,9 +117,57 @@ def test_command_hang_is_bounded(tmp_path):
 
 
 def test_vng_dies_is_boot_failure(tmp_path):
-    r = vmrun(tmp_path, "die", "true")
+    r = vmrun(tmp_path, "die", "true", MEMACCEL_VM_BOOT_RETRIES="0")
     assert r.returncode == 125
     assert "before the guest command finished" in r.stderr
+
+
+def test_crash_before_the_command_is_retried(tmp_path):
+    r = vmrun(tmp_path, "ok", "sh", "-c", "echo guest ran", FAKE_CRASHES="2")
+    assert r.returncode == 0, r.stderr
+    assert "guest ran" in r.stdout
+    assert (tmp_path / "boots").read_text().strip() == "3"
+    retried = (tmp_path / "x" / "retried.log").read_text().splitlines()
+    assert len(retried) == 2
+    assert all("RETRIED" in x and "Oops: int3" in x for x in retried)
+    assert r.stderr.count("vm-run: RETRIED boot") == 2
+    assert (tmp_path / "x" / "console.attempt1.log").exists()
+
+
+def test_retries_are_bounded_and_a_panic_is_reported_as_such(tmp_path):
+    r = vmrun(tmp_path, "ok", "true", FAKE_CRASHES="9")
+    assert r.returncode == 126
+    assert (tmp_path / "boots").read_text().strip() == "3"
+    assert "guest kernel crashed (vng exit 255) before the guest command started" in r.stderr
+
+
+def test_panic_after_the_start_is_a_failure_not_retried(tmp_path):
+    r = vmrun(tmp_path, "panic-after", "true")
+    assert r.returncode == 126
+    assert "after the guest command started" in r.stderr
+    assert not (tmp_path / "x" / "retried.log").exists()
+
+
+def test_signal_kills_the_guest_and_vm_run_dies_of_it(tmp_path):
+    """Ctrl-C (SIGINT) or SIGTERM on vm-run leaves no QEMU behind."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        env, kdir = env_with_fake(tmp_path, "ok")
+        pidf = tmp_path / f"guest.{sig}.pid"
+        p = subprocess.Popen([VMRUN, "--kernel", kdir, "--xdir", str(tmp_path / "x"),
+                              "--cwd", str(tmp_path), "--", "sh", "-c",
+                              f"echo $$ > {pidf}; exec sleep 600"],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 20
+        while not (pidf.exists() and pidf.read_text().strip()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        guest = int(pidf.read_text())
+        p.send_signal(sig)
+        _, err = p.communicate(timeout=20)
+        assert p.returncode == -sig, err
+        assert b"guest killed" in err
+        time.sleep(0.2)
+        assert not os.path.exists(f"/proc/{guest}") or \
+            open(f"/proc/{guest}/stat").read().split()[2] == "Z"
 
 
 def test_missing_kernel_is_clear(tmp_path):
