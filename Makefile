@@ -6,11 +6,17 @@ FLAVOR ?= test
 # The harness's Python packages (pytest, virtme-ng) live in a venv (setup.sh).
 export PATH := $(TOP)/build/venv/bin:$(PATH)
 
-.PHONY: all demo test setup kernel-tree kernel tools selftests \
+.PHONY: all help lint demo test setup kernel-tree kernel tools selftests \
 	check-series export-patches bisect-check bench-phases vm-shell \
 	host-tests clean
 
 all: tools
+
+## This list: every target with its "##" comment from this Makefile.
+help:
+	@awk '/^## /{d = d (d ? " " : "") substr($$0, 4); next} \
+		/^[a-z][a-z-]*:/ && d {sub(/:.*/, ""); printf "  %-14s %s\n", $$0, d} \
+		{d = ""}' $(firstword $(MAKEFILE_LIST))
 
 ## Set-up, build, boot, benchmark, results under results/.
 demo:
@@ -20,9 +26,11 @@ demo:
 test:
 	@scripts/test.sh
 
+## Install the Debian packages and the Python venv (build/venv).
 setup:
 	@scripts/setup.sh
 
+## Unpack the pinned 6.12 source to build/linux and apply the series.
 kernel-tree: setup
 	@scripts/kernel-tree.sh
 
@@ -30,6 +38,7 @@ kernel-tree: setup
 kernel: kernel-tree
 	@scripts/build-kernel.sh $(FLAVOR)
 
+## Build the C tools (migbench, migcheck) in tools/.
 tools:
 	@$(MAKE) -s -C tools
 
@@ -41,6 +50,7 @@ selftests: kernel-tree
 bench-phases:
 	@scripts/bench-phases.sh
 
+## Write kernel/patches and kernel/series from build/linux.
 export-patches:
 	@scripts/series.sh export
 
@@ -52,13 +62,19 @@ check-series:
 bisect-check: kernel-tree
 	@scripts/bisect-check.sh
 
+## The host tests (pytest, no VM); e.g. make host-tests T=tests/host/test_ktap.py.
 host-tests: setup tools
-	@python3 -m pytest -q tests/host
+	@python3 -m pytest -q $(or $(T),tests/host)
+
+## shellcheck on every shell script, ruff on every Python file; fails on any finding.
+lint: setup
+	@scripts/lint.sh
 
 ## Interactive shell in the 2-node VM (TOPOLOGY=4node for the other one).
 vm-shell:
 	@scripts/vm-run --shell --kernel build/kbuild-$(FLAVOR) --topology $(or $(TOPOLOGY),2node)
 
+## Remove kernel builds, VM scratch and test output (keeps build/linux, the venv, ccache).
 clean:
 	rm -rf build/kbuild-* build/kselftest* build/vm.* build/test-out
 	$(MAKE) -s -C tools clean

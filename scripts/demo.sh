@@ -45,13 +45,15 @@ x=build/demo
 rm -rf "$x"
 mkdir -p "$x" results
 args=${MIGBENCH_ARGS:-}
+read -ra margs <<<"$args"
+read -ra engs <<<"$engines"
 step "VM 2node, vanilla $release_van: migbench $args"
 scripts/vm-run --kernel "$kvan" --topology 2node --xdir "$x" --timeout 3600 -- \
 	tools/migbench/migbench --label vanilla --csv "$x/migbench.csv" \
-	--tables limit,a,b,w $args
+	--tables limit,a,b,w "${margs[@]}"
 step "VM 2node, $release: migbench per engine ($engines) $args"
 scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
-	env MIGBENCH_ARGS="$args" tests/vm/bench-engines.sh "$x/migbench.csv" $engines
+	env MIGBENCH_ARGS="$args" tests/vm/bench-engines.sh "$x/migbench.csv" "${engs[@]}"
 step "VM 2node, $release: DMA offload, dcbm over swdma $args"
 scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
 	env MIGBENCH_ARGS="$args" SWDMA_LATENCY_NS="${SWDMA_LATENCY_NS:-10000}" \

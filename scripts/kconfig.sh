@@ -48,6 +48,7 @@ for f in "${frags[@]}"; do
 	case "${MEMACCEL_PARTIAL_SERIES:-}:$(basename "$f")" in
 	1:series*.config) strict=0 ;;
 	esac
+	# shellcheck disable=SC2094 # $f is only read here; basename is not I/O
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=*) sym=${line%%=*}; want=$line ;;

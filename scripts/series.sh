@@ -169,7 +169,7 @@ cmd_tap() {
 	echo "KTAP version 1"
 	if ! grep -q '^1\.\.' <<<"$out"; then
 		echo "1..1"
-		sed 's/^/# /' <<<"$out"
+		awk '{print "# " $0}' <<<"$out"
 		echo "not ok 1 - series check did not run (exit $rc)"
 	else
 		echo "$out"

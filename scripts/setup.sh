@@ -22,6 +22,8 @@ APT_PKGS=(
 	python3-venv
 	# VM
 	qemu-system-x86 busybox-static
+	# lint (make lint)
+	shellcheck
 	# tools and selftests
 	libnuma-dev numactl libcap-dev libmount-dev
 )

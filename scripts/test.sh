@@ -12,7 +12,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=env.sh
 . "$top/scripts/env.sh"
-cd "$top"
+cd "$top" || exit
 out=$top/build/test-out
 t0=$(date +%s)
 step() { echo "== $* ($(( $(date +%s) - t0 ))s)"; }
@@ -83,11 +83,12 @@ vm_tests 2node topology migbench kunit offload eligibility storm dma mo-selftest
 # (every batch split), migration under mtcopy with 1 and 2 threads, and
 # migration, thp, cow and ksm under dcbm on 4 swdma channels (every folio
 # by DMA).
-mm_all="migration ksm ksm_numa thp cow"
-vm_tests 2node-4cpu topology $(for c in $mm_all; do echo "mm:$c"; done) \
-	$(for c in $mm_all; do echo "mm:$c@mtcopy-4"; done) \
-	mm:migration@mtcopy-1 mm:migration@mtcopy-2 \
-	$(for c in migration thp cow ksm; do echo "mm:$c@dcbm-4"; done)
+mm=()
+for c in migration ksm ksm_numa thp cow; do mm+=("mm:$c"); done
+for c in migration ksm ksm_numa thp cow; do mm+=("mm:$c@mtcopy-4"); done
+mm+=(mm:migration@mtcopy-1 mm:migration@mtcopy-2)
+for c in migration thp cow ksm; do mm+=("mm:$c@dcbm-4"); done
+vm_tests 2node-4cpu topology "${mm[@]}"
 vm_tests 4node topology offload
 
 step summary

@@ -80,6 +80,7 @@ compaction() {
 	"$MIGCHECK" --fragment --src 1 --total 2G --ready $ready >/tmp/bench-frag.out 2>&1 &
 	pid=$!
 	for _ in $(seq 1800); do [ -e $ready ] && break; sleep 0.1; done
+	# shellcheck disable=SC2016 # expanded by the inner bash
 	taskset -c 0 bash -c 'n=0; trap "echo \$n >/tmp/bench-hog; exit" TERM
 		while :; do n=$((n + 1)); done' &
 	hog=$!
@@ -88,6 +89,7 @@ compaction() {
 	t0=$(date +%s.%N)
 	# the write runs in this bash, pinned to CPU 0: its stime is the
 	# compaction's (field 15 of /proc/PID/stat, clock ticks)
+	# shellcheck disable=SC2016 # expanded by the inner bash
 	st=$(taskset -c 0 bash -c 'echo 1 >/sys/devices/system/node/node1/compact
 		read -r -a s </proc/$$/stat; echo ${s[14]}')
 	t1=$(date +%s.%N)

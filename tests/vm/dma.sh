@@ -30,8 +30,8 @@ err=$( (echo dcbm >$MO/engine) 2>&1)
 ktap_check "dcbm: selecting it with no DMA channel fails with ENODEV, cpu stays" \
 	bash -c "[[ '$err' == *'No such device'* ]] && grep -q '^\[cpu\]' $MO/engine"
 modprobe swdma channels=8
-chans=$(ls /sys/class/dma | grep chan | sort -V)
-ktap_check "swdma: 8 memcpy channels registered" test "$(echo $chans | wc -w)" = 8
+chans=$(cd /sys/class/dma && printf '%s\n' *chan* | sort -V)
+ktap_check "swdma: 8 memcpy channels registered" test "$(echo "$chans" | wc -w)" = 8
 
 in_use() { cat /sys/class/dma/*chan*/in_use | awk '{s += $1} END {print s}'; }
 bad_param() {
@@ -154,8 +154,8 @@ snap() {
 # descriptor; 0: none), the others its parameters.
 swdma_knob() {
 	case $1 in
-	fail|lose|late) fault_arm $SWDBG/inject_$1 "$2" ;;
-	*) echo "$2" >$SWDMA/$1 ;;
+	fail|lose|late) fault_arm $SWDBG/inject_"$1" "$2" ;;
+	*) echo "$2" >$SWDMA/"$1" ;;
 	esac
 }
 # fault NAME KNOB VALUE: 4K folios, one descriptor each, moved with strict

@@ -5,7 +5,7 @@
 # what get counted).
 . "$(dirname "$0")/lib.sh"
 mapfile -t mods < <(grep -vE '^\s*(#|$)' "$(dirname "$0")/kunit.list")
-suites() { ls /sys/kernel/debug/kunit 2>/dev/null | sort; }
+suites() { find /sys/kernel/debug/kunit -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | sort; }
 ktap_plan "${#mods[@]}"
 for m in "${mods[@]}"; do
 	before=$(suites)

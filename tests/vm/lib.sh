@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # KTAP helpers for in-guest tests. Source this, call ktap_plan N, then
 # ktap_ok/ktap_fail/ktap_skip per result, and ktap_exit at the end.
 KTAP_N=0
@@ -38,9 +39,12 @@ ktap_exit() { exit $KTAP_FAILED; }
 
 # Migration copy offload helpers.
 MO=/sys/kernel/mm/migrate_offload
+# shellcheck disable=SC2034 # used by the tests that source this file
 MO_ENGINES=/sys/kernel/mm/migrate_offload/engines
 # fault-inject.h capabilities of the series (CONFIG_FAIL_MIGRATE_OFFLOAD)
+# shellcheck disable=SC2034
 FAIL_FOLIO=/sys/kernel/debug/fail_migrate_offload_folio
+# shellcheck disable=SC2034
 FAIL_BATCH=/sys/kernel/debug/fail_migrate_offload_batch
 MTCOPY=/sys/module/mtcopy/parameters
 MIGCHECK=${MIGCHECK:-$TOP/tools/migcheck/migcheck}
@@ -81,7 +85,7 @@ trace_events() {
 		: >$TRACEFS/trace
 	fi
 	for ev in "$@"; do
-		echo $v >$TRACEFS/events/migrate/$ev/enable || return 1
+		echo $v >$TRACEFS/events/migrate/"$ev"/enable || return 1
 	done
 	echo $v >$TRACEFS/tracing_on
 }
@@ -130,6 +134,7 @@ storm_start() {
 storm_stop() {
 	touch "/tmp/$STORM_NAME.stop"
 	wait "$STORM_PID"
+	# shellcheck disable=SC2034 # read by the caller
 	STORM_RUNS=$(cat "/tmp/$STORM_NAME.runs")
 	ktap_check "storm: every migcheck run found its data intact" test ! -s "/tmp/$STORM_NAME.fail"
 	[ -s "/tmp/$STORM_NAME.fail" ] && head -5 "/tmp/$STORM_NAME.fail" | ktap_diag

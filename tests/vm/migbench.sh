@@ -15,9 +15,9 @@ ktap_expect_rc "corrupted data after the move is detected (exit 2)" 2 \
 	"$mb" --tables a --sizes 16K --total 2M --reps 1 --inject-corrupt
 # With every mTHP size off and migbench told not to touch sysfs, asking for
 # 64K folios yields base pages: the size check must refuse to measure.
-saved=$(for f in $thp/hugepages-*kB/enabled; do printf '%s=%s\n' "$f" "$(sed 's/.*\[\(.*\)\].*/\1/' "$f")"; done)
-for f in $thp/hugepages-*kB/enabled; do echo never >"$f"; done
+saved=$(for f in "$thp"/hugepages-*kB/enabled; do printf '%s=%s\n' "$f" "$(sed 's/.*\[\(.*\)\].*/\1/' "$f")"; done)
+for f in "$thp"/hugepages-*kB/enabled; do echo never >"$f"; done
 ktap_expect_rc "wrong folio size is detected (exit 2)" 2 \
 	"$mb" --tables a --sizes 64K --total 2M --reps 1 --no-mthp-setup
-printf '%s\n' "$saved" | while IFS== read -r f v; do echo "$v" >"$f"; done
+printf '%s\n' "$saved" | while IFS="=" read -r f v; do echo "$v" >"$f"; done
 ktap_exit

@@ -9,7 +9,7 @@
 set -u
 bin=${MEMACCEL_KSELFTEST:-$TOP/build/kselftest}/mm/migrate_offload
 engines=${MEMACCEL_MO_ENGINES:-cpu mtcopy-2 dcbm-2}
-ktap_plan $(( $(echo $engines | wc -w) ))
+ktap_plan $(( $(echo "$engines" | wc -w) ))
 for e in $engines; do
 	if [ ! -x "$bin" ]; then
 		ktap_fail "migrate_offload selftest under $e: $bin not built"

@@ -19,15 +19,23 @@ ok=1
 for w in "${want[@]}"; do
 	[ "$(cat "/sys/devices/system/node/node${w%%:*}/cpulist")" = "${w#*:}" ] || ok=0
 done
-[ $ok = 1 ] && ktap_ok "CPUs per node as in $topo (memory-only nodes have none)" ||
-	{ ktap_fail "CPU placement"; grep . /sys/devices/system/node/node*/cpulist | ktap_diag; }
+if [ $ok = 1 ]; then
+	ktap_ok "CPUs per node as in $topo (memory-only nodes have none)"
+else
+	ktap_fail "CPUs per node as in $topo (memory-only nodes have none)"
+	grep . /sys/devices/system/node/node*/cpulist | ktap_diag
+fi
 ok=1
 for d in /sys/devices/system/node/node[0-9]*; do
 	mb=$(awk '/MemTotal/ {print int($4/1024)}' "$d/meminfo")
 	[ "$mb" -ge 700 ] || ok=0
 done
-[ $ok = 1 ] && ktap_ok "every node has memory" ||
-	{ ktap_fail "every node has memory"; grep MemTotal /sys/devices/system/node/node*/meminfo | ktap_diag; }
+if [ $ok = 1 ]; then
+	ktap_ok "every node has memory"
+else
+	ktap_fail "every node has memory"
+	grep MemTotal /sys/devices/system/node/node*/meminfo | ktap_diag
+fi
 ktap_check "mTHP sizes 16K..2M exposed" test -e /sys/kernel/mm/transparent_hugepage/hugepages-16kB/enabled -a \
 	-e /sys/kernel/mm/transparent_hugepage/hugepages-1024kB/enabled -a -e /sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled
 ktap_check "KSM sysfs present" test -w /sys/kernel/mm/ksm/run
