@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # make bench-phases: build the benchmark kernel, boot the 2-node VM and
-# measure where the time of a migration goes (tests/vm/bench-phases.sh),
+# measure where the time of a migration goes (bench/phases.sh),
 # then print the per-phase table (scripts/phases.py) to results/phases.md.
 #   REPS (default 7), TOTAL (bytes per move, default 32M),
 #   MEMACCEL_VM_QEMU_OPTS (e.g. "-icount shift=0": instruction-count time,
@@ -23,7 +23,7 @@ x=build/phases
 rm -rf "$x"
 mkdir -p "$x" results
 scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
-	tests/vm/bench-phases.sh "$x/phases.csv" "$reps" "$total"
+	bench/phases.sh "$x/phases.csv" "$reps" "$total"
 npatch=$(git -C build/linux rev-list --count memaccel-base..HEAD)
 out=results/phases${MEMACCEL_VM_QEMU_OPTS:+-icount}.md
 python3 scripts/phases.py "$x/phases.csv" --md "$out" \

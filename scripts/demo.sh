@@ -53,12 +53,12 @@ scripts/vm-run --kernel "$kvan" --topology 2node --xdir "$x" --timeout 3600 -- \
 	--tables limit,a,b,w "${margs[@]}"
 step "VM 2node, $release: migbench per engine ($engines) $args"
 scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
-	env MIGBENCH_ARGS="$args" tests/vm/bench-engines.sh "$x/migbench.csv" "${engs[@]}"
+	env MIGBENCH_ARGS="$args" bench/engines.sh "$x/migbench.csv" "${engs[@]}"
 step "VM 2node, $release: DMA offload, dcbm over swdma $args"
 scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
 	env MIGBENCH_ARGS="$args" SWDMA_LATENCY_NS="${SWDMA_LATENCY_NS:-10000}" \
 		SWDMA_BANDWIDTH_MBPS="${SWDMA_BANDWIDTH_MBPS:-400}" \
-		tests/vm/bench-dma.sh "$x/migbench.csv" | tee "$x/bench-dma.out"
+		bench/dma.sh "$x/migbench.csv" | tee "$x/bench-dma.out"
 topo="2node: 2 vCPUs, nodes 0 and 1 with one CPU and 2.5 GiB each, QEMU TCG"
 python3 scripts/results.py "$x/migbench.csv" --md results/migbench.md --png results/migbench.png \
 	--title "migbench: vanilla $release_van vs $release ($engines), $topo" \

@@ -8,7 +8,9 @@ Counts every leaf result line ("ok N name", "not ok N name", "# SKIP"
 directives) at any nesting depth; a result line that has subtests is counted
 through its subtests only. pytest JUnit XML files add their cases. A stream
 that announces a plan ("1..N") but reports fewer results counts the missing
-ones as failed, so a crashed or truncated run cannot pass. Prints failed and
+ones as failed, so a crashed or truncated run cannot pass. "Bail out! REASON"
+(a set-up that failed) is one failure, whatever the plan; "1..0 # SKIP
+REASON" (a test that does not apply) is one skip. Prints failed and
 skipped test names (identical skips once, with a count), the failures of
 first attempts that were retried (RETRY_TAG lines, not counted), each failure
 with the output lines that preceded it in its stream, then one line "N passed, N failed, N skipped"; exits 1
@@ -25,6 +27,8 @@ CONTEXT_LINES = 15
 # (tests/vm/mm-selftests.sh); only the second attempt's results count.
 RETRY_TAG = "# [first attempt failed, retried] "
 PLAN = re.compile(r"^(\s*)1\.\.(\d+)")
+SKIP_ALL = re.compile(r"^\s*1\.\.0\s*#\s*SKIP\b\s*(.*)$", re.I)
+BAIL = re.compile(r"^Bail out!\s*(.*)$")
 
 
 class Counts:
@@ -58,8 +62,17 @@ def parse_stream(lines, origin, counts):
     entries = []  # (depth, status, name, directive, output before it)
     plans = {}    # depth -> announced plan (first seen at that depth)
     recent = collections.deque(maxlen=CONTEXT_LINES)
+    bailed = None
     for raw in lines:
         stripped = raw.rstrip("\n")
+        b = BAIL.match(stripped)
+        if b and bailed is None:
+            bailed = (b.group(1).strip() or "no reason given", tuple(recent))
+            continue
+        sk = SKIP_ALL.match(stripped)
+        if sk and not entries:
+            counts.add("ok", f"{origin}: all", f"SKIP {sk.group(1).strip()}")
+            continue
         if stripped.startswith(RETRY_TAG):
             m = RESULT.match(stripped[len(RETRY_TAG):].lstrip("# "))
             if m and m.group(2) == "not ok":
@@ -106,7 +119,9 @@ def parse_stream(lines, origin, counts):
             if child_failed:
                 continue
         counts.add(status, f"{origin}: {name}", directive, context)
-    if entries:
+    if bailed is not None:
+        counts.add("not ok", f"{origin}: bailed out: {bailed[0]}", "", bailed[1])
+    elif entries:
         want = plans.get(top)
         if want is not None and top_seen < want:
             missing = want - top_seen

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck on every shell script and ruff on every Python file of the
+# Runs shellcheck on every shell script and ruff on every Python file of the
 # repository (tracked files; .shellcheckrc and ruff.toml hold the settings).
 # Exit 0 only if both are clean.
 set -uo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Summarise tests/vm/bench-phases.sh rows: per folio size and engine, the
+"""Summarise bench/phases.sh rows: per folio size and engine, the
 median time per move spent in each phase of migrate_pages_batch() (from
 trace event mm_migrate_batch), with the spread (min-max) over repetitions,
 and the copy bandwidth against the memcpy limit measured beside it.

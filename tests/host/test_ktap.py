@@ -102,3 +102,18 @@ def test_retried_first_attempt_listed_not_counted(tmp_path):
     rc, line, out = summarize(tmp_path, s)
     assert (rc, line) == (0, "2 passed, 0 failed")
     assert "RETRIED" in out and ": flaky (failed on the first attempt)" in out
+
+
+def test_bail_out_is_one_failure_whatever_the_plan(tmp_path):
+    rc, line, out = summarize(tmp_path, "KTAP version 1\n1..40\nok 1 a\n# modprobe: not found\n"
+                              "Bail out! set-up failed: dcbm module\n")
+    assert (rc, line) == (1, "1 passed, 1 failed")
+    assert "bailed out: set-up failed: dcbm module" in out
+    assert "| # modprobe: not found" in out
+
+
+def test_skip_all_is_one_skip(tmp_path):
+    rc, line, out = summarize(tmp_path, "KTAP version 1\n1..0 # SKIP no DMA engine\n",
+                              "1..1\nok 1 a\n")
+    assert (rc, line) == (0, "1 passed, 0 failed, 1 skipped")
+    assert "no DMA engine" in out

@@ -8,7 +8,8 @@
 # the file and moved to the other node with move_pages(2) under mtcopy,
 # only the syscall reason offloaded; stats/folios counts what the engine
 # copied.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/engines.sh"
 set -u
 ktap_plan 4
 
@@ -35,35 +36,31 @@ rc = numa.move_pages(0, n, pages, nodes, status, 2)  # MPOL_MF_MOVE
 print(f"moved {sum(1 for x in status if x == target)} of {n} (rc {rc}, node {target})")
 PY
 
-if ! mo_select mtcopy-2; then
-	ktap_fail "mtcopy cannot be selected"
-	ktap_exit
-fi
+restore $MO/engine $MO/reasons
+require "select mtcopy" mo_select mtcopy-2
 echo syscall >$MO/reasons
 # check NAME PATH EXPECT: EXPECT "engine" or "cpu"
 check() {
-	local name=$1 path=$2 expect=$3 f0 f1 out moved
-	f0=$(mo_stat folios)
+	local name=$1 path=$2 expect=$3 f out moved
+	snap mo:folios
 	out=$(python3 /tmp/move.py "$path" $((4 << 20)) 2>&1)
-	f1=$(mo_stat folios)
-	echo "$name: $out; engine folios +$((f1 - f0))" | ktap_diag
+	f=$(since mo:folios)
+	echo "$name: $out; engine folios +$f" | ktap_diag
 	moved=$(echo "$out" | sed -n 's/^moved \([0-9]*\) of.*/\1/p')
 	ktap_check "$name: pages moved" test "${moved:-0}" -ge 512
 	if [ "$expect" = engine ]; then
-		ktap_check "$name: copied by the engine ahead of the move" test $((f1 - f0)) -ge 512
+		ktap_check "$name: copied by the engine ahead of the move" test "$f" -ge 512
 	else
-		ktap_check "$name: never given to the engine" test "$f1" = "$f0"
+		ktap_check "$name: never given to the engine" test "$f" = 0
 	fi
 }
 mkdir -p /tmp/elig
 mountpoint -q /tmp/elig || mount -t tmpfs none /tmp/elig
+at_exit umount /tmp/elig
 dd if=/dev/urandom of=/tmp/elig/shm bs=1M count=4 status=none
 check "tmpfs (migrate_folio)" /tmp/elig/shm engine
 dd if=/dev/urandom of=/tmp/elig/disk bs=1M count=4 status=none
 loop=$(losetup -f --show /tmp/elig/disk)
+at_exit losetup -d "$loop"
 check "block device page cache (buffer_migrate_folio_norefs)" "$loop" cpu
-losetup -d "$loop"
-umount /tmp/elig
-echo all >$MO/reasons
-echo cpu >$MO/engine
-ktap_exit
+ktap_finished

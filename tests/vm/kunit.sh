@@ -3,7 +3,7 @@
 # Load each KUnit test module listed in tests/vm/kunit.list and report the
 # suites it added to debugfs as nested KTAP (the suites' own case lines are
 # what get counted).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/ktap.sh"
 mapfile -t mods < <(grep -vE '^\s*(#|$)' "$(dirname "$0")/kunit.list")
 suites() { find /sys/kernel/debug/kunit -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | sort; }
 ktap_plan "${#mods[@]}"
@@ -25,4 +25,4 @@ for m in "${mods[@]}"; do
 		ktap_fail "kunit module $m: no suite results in debugfs"
 	fi
 done
-ktap_exit
+ktap_finished

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # migbench measures what it claims: every size and count moves and verifies,
 # and it fails loudly on corrupt data or on folios of the wrong size.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/engines.sh"
 mb=$TOP/tools/migbench/migbench
-thp=/sys/kernel/mm/transparent_hugepage
 ktap_plan 6
 ktap_check "all folio sizes 4K..2M move node 0 -> 1 and verify" \
 	"$mb" --tables a --total 4M --reps 1 --label test
@@ -15,9 +15,8 @@ ktap_expect_rc "corrupted data after the move is detected (exit 2)" 2 \
 	"$mb" --tables a --sizes 16K --total 2M --reps 1 --inject-corrupt
 # With every mTHP size off and migbench told not to touch sysfs, asking for
 # 64K folios yields base pages: the size check must refuse to measure.
-saved=$(for f in "$thp"/hugepages-*kB/enabled; do printf '%s=%s\n' "$f" "$(sed 's/.*\[\(.*\)\].*/\1/' "$f")"; done)
-for f in "$thp"/hugepages-*kB/enabled; do echo never >"$f"; done
+restore "$THP"/hugepages-*kB/enabled
+for f in "$THP"/hugepages-*kB/enabled; do echo never >"$f"; done
 ktap_expect_rc "wrong folio size is detected (exit 2)" 2 \
 	"$mb" --tables a --sizes 64K --total 2M --reps 1 --no-mthp-setup
-printf '%s\n' "$saved" | while IFS="=" read -r f v; do echo "$v" >"$f"; done
-ktap_exit
+ktap_finished

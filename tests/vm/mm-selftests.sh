@@ -2,14 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Upstream mm selftests built from the same kernel tree (run_vmtests.sh),
 # categories in MEMACCEL_MM_CATEGORIES. Their TAP goes through unchanged.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/engines.sh"
 dir=${MEMACCEL_KSELFTEST:-$TOP/build/kselftest}/mm
 cats=${MEMACCEL_MM_CATEGORIES:-migration ksm ksm_numa thp cow}
-if [ ! -x "$dir/run_vmtests.sh" ]; then
-	ktap_plan 1
-	ktap_fail "mm selftests not built in $dir (make selftests)"
-	ktap_exit
-fi
+[ -x "$dir/run_vmtests.sh" ] || ktap_bail_out "mm selftests not built in $dir (make selftests)"
 # split_huge_page_test takes over 10 minutes under TCG (628 s measured in
 # the 2node-4cpu VM for 3 real cases; its 9 page-cache cases skip without a
 # filesystem with large folios). By default it is replaced, in a guest-local
@@ -29,7 +26,8 @@ cd "$dir" || exit 1
 # MEMACCEL_ENGINE (cpu, mtcopy-N): the migration copy engine to run under,
 # for every migration reason.
 if [ -n "${MEMACCEL_ENGINE:-}" ]; then
-	mo_select "$MEMACCEL_ENGINE" || { echo "cannot select engine $MEMACCEL_ENGINE"; exit 1; }
+	restore $MO/engine $MO/reasons $MO/batch_min
+	require "select engine $MEMACCEL_ENGINE" mo_select "$MEMACCEL_ENGINE"
 	echo all >$MO/reasons
 	echo "# migration copy engine: $(cat $MO/engine), mtcopy threads $(cat $MTCOPY/threads 2>/dev/null || echo -)"
 fi
@@ -37,10 +35,10 @@ fi
 # run_vmtests.sh reserves them only for some categories. 2M pages spread
 # over both nodes; 1G pages where the kernel can still find them.
 hp=/sys/kernel/mm/hugepages
-saved2m=$(cat $hp/hugepages-2048kB/nr_hugepages)
+restore $hp/hugepages-2048kB/nr_hugepages
 echo 64 >$hp/hugepages-2048kB/nr_hugepages
 if [ -d $hp/hugepages-1048576kB ]; then
-	saved1g=$(cat $hp/hugepages-1048576kB/nr_hugepages)
+	restore $hp/hugepages-1048576kB/nr_hugepages
 	echo 2 >$hp/hugepages-1048576kB/nr_hugepages 2>/dev/null
 fi
 echo "# hugetlb reserved: 2M $(cat $hp/hugepages-2048kB/nr_hugepages), 1G $(cat $hp/hugepages-1048576kB/nr_hugepages 2>/dev/null || echo n/a)"
@@ -77,9 +75,6 @@ else
 	rc=$?
 fi
 if [ -n "${MEMACCEL_ENGINE:-}" ]; then
-	echo "# engine stats: $(mo_snap) (batches folios bytes fallbacks errors)"
-	echo cpu >$MO/engine
+	echo "# engine stats: $(mo_stats)"
 fi
-echo "$saved2m" >$hp/hugepages-2048kB/nr_hugepages
-[ -n "${saved1g:-}" ] && echo "$saved1g" >$hp/hugepages-1048576kB/nr_hugepages
 exit $rc

@@ -5,16 +5,17 @@
 # once per engine: cpu, mtcopy with 2 threads, dcbm on 2 swdma channels.
 # Each run is one nested KTAP block; its cases are what get counted. The
 # hugetlb cases run on any kernel, the rest need the series.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/engines.sh"
 set -u
 bin=${MEMACCEL_KSELFTEST:-$TOP/build/kselftest}/mm/migrate_offload
-engines=${MEMACCEL_MO_ENGINES:-cpu mtcopy-2 dcbm-2}
-ktap_plan $(( $(echo "$engines" | wc -w) ))
-for e in $engines; do
-	if [ ! -x "$bin" ]; then
-		ktap_fail "migrate_offload selftest under $e: $bin not built"
-		continue
-	fi
+read -ra engines <<<"${MEMACCEL_MO_ENGINES:-cpu mtcopy-2 dcbm-2}"
+ktap_plan ${#engines[@]}
+[ -x "$bin" ] || ktap_bail_out "$bin not built (make selftests)"
+restore $MO/engine $MO/batch_min
+at_exit modprobe -r dcbm swdma mtcopy
+at_exit write_value $MO/engine cpu
+for e in "${engines[@]}"; do
 	if ! mo_select "$e"; then
 		ktap_fail "migrate_offload selftest under $e: cannot select the engine"
 		continue
@@ -30,6 +31,4 @@ for e in $engines; do
 		ktap_fail "migrate_offload selftest under $e (exit $rc)"
 	fi
 done
-echo cpu >$MO/engine
-modprobe -r dcbm swdma mtcopy 2>/dev/null
-ktap_exit
+ktap_finished

@@ -6,11 +6,36 @@
 # exact fallback accounting, tracepoints and vmstat counters against the
 # sysfs ones, batch_min, migration reasons (move_pages, compaction), and
 # mtcopy backing off when the other CPUs are busy.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/engines.sh"
 set -u
-engines="cpu mtcopy-1 mtcopy-2 mtcopy-4"
-sizes="4096 16384 65536 262144 1048576 2097152"
-ktap_plan $(( 3 + 11 + 4 + 4 * (6 * 2 + 3) + 6 + 4 + 4 + 2 + 2 ))
+engines=(cpu mtcopy-1 mtcopy-2 mtcopy-4)
+sizes=(4096 16384 65536 262144 1048576 2097152)
+# bad input: "name|file|value"
+bad=(
+	"engine unknown name|$MO/engine|nosuch"
+	"engine empty|$MO/engine|"$'\n'
+	"reasons unknown name|$MO/reasons|syscall,bogus"
+	"reasons empty element|$MO/reasons|syscall,,numa"
+	"reasons all mixed with names|$MO/reasons|all,syscall"
+	"batch_max 0|$MO/batch_max|0"
+	"batch_max above 128 MiB|$MO/batch_max|32769"
+	"batch_max not a number|$MO/batch_max|12k"
+	"batch_min 0|$MO/batch_min|0"
+	"batch_min above 128 MiB|$MO/batch_min|32769"
+	"mtcopy threads 33|$MTCOPY/threads|33"
+)
+# fault injection: "every Nth folio, every Mth batch, folio size"
+injections=("3 0 4096" "2 0 2097152" "5 0 65536" "0 2 4096" "0 1 2097152" "7 3 16384")
+per_engine=$((2 * ${#sizes[@]} + 3))
+ktap_plan $((4 + ${#bad[@]} + 4 + ${#engines[@]} * per_engine + ${#injections[@]} +
+	2 + 2 + 4 + 2 + 1))
+
+# Whatever happens below, the settings come back.
+require "mtcopy module" modprobe mtcopy
+restore $MO/engine $MO/reasons $MO/batch_max $MO/batch_min $MTCOPY/threads
+at_exit modprobe -r mtcopy
+at_exit write_value $MO/engine cpu
 
 # --- interface ---------------------------------------------------------
 ktap_check "sysfs: migrate_offload files present" \
@@ -18,7 +43,6 @@ ktap_check "sysfs: migrate_offload files present" \
 	     -w $MO/batch_min -a \
 	     -r $MO/stats/batches -a -r $MO/stats/folios -a -r $MO/stats/bytes -a \
 	     -r $MO/stats/fallbacks -a -r $MO/stats/errors -a -r $MO/stats/small
-modprobe mtcopy
 ktap_check "sysfs: engine lists cpu and mtcopy, cpu active" \
 	grep -qx '\[cpu\] mtcopy' $MO/engine
 ktap_check "sysfs: mtcopy's counters in engines/mtcopy/, read-only, none elsewhere" \
@@ -28,34 +52,13 @@ ktap_check "sysfs: defaults reasons=all but memory_failure, batch_max=512, batch
 	bash -c "[ \"\$(cat $MO/batch_max)\" = 512 ] && [ \"\$(cat $MO/batch_min)\" = 1 ] &&
 		 [ \"\$(cat $MO/reasons)\" = compaction,hotplug,syscall,mbind,numa,contig_range,longterm_pin,demotion,damon ]"
 
-# bad_write NAME FILE VALUE: the write must fail with EINVAL and leave FILE
-# reading the same.
-bad_write() {
-	local name=$1 f=$2 v=$3 before after err
-	before=$(cat "$f")
-	err=$( (printf '%s' "$v" >"$f") 2>&1 )
-	local rc=$?
-	after=$(cat "$f")
-	if [ $rc != 0 ] && [[ "$err" == *"Invalid argument"* ]] && [ "$before" = "$after" ]; then
-		ktap_ok "bad input: $name -> EINVAL, unchanged"
-	else
-		ktap_fail "bad input: $name -> EINVAL, unchanged"
-		echo "rc=$rc err='$err' before='$before' after='$after'" | ktap_diag
-	fi
-}
 echo mtcopy >$MO/engine
 echo syscall,numa >$MO/reasons
-bad_write "engine unknown name" $MO/engine nosuch
-bad_write "engine empty" $MO/engine $'\n'
-bad_write "reasons unknown name" $MO/reasons "syscall,bogus"
-bad_write "reasons empty element" $MO/reasons "syscall,,numa"
-bad_write "reasons all mixed with names" $MO/reasons "all,syscall"
-bad_write "batch_max 0" $MO/batch_max 0
-bad_write "batch_max above 128 MiB" $MO/batch_max 32769
-bad_write "batch_max not a number" $MO/batch_max 12k
-bad_write "batch_min 0" $MO/batch_min 0
-bad_write "batch_min above 128 MiB" $MO/batch_min 32769
-bad_write "mtcopy threads 33" $MTCOPY/threads 33
+for b in "${bad[@]}"; do
+	IFS='|' read -r name file value <<<"$b"
+	[ "$name" = "engine empty" ] && value=$'\n'
+	bad_input "$name" "$file" "$value"
+done
 echo cpu >$MO/engine
 echo all >$MO/reasons
 
@@ -75,21 +78,11 @@ echo cpu >$MO/engine
 # Every engine: each folio size moved back and forth with 2 writers and a
 # reader running (concurrent), then alone with every folio's node and size
 # checked after each move (strict); mixed sizes; 2 MB folios 8 per batch.
-run_check() {
-	local name=$1 out
-	shift
-	if out=$("$MIGCHECK" "$@" 2>&1); then
-		ktap_ok "$name"
-		echo "$out" | ktap_diag
-	else
-		ktap_fail "$name"
-		echo "$out" | tail -5 | ktap_diag
-	fi
-}
-for e in $engines; do
+batch_max=$(cat $MO/batch_max)
+for e in "${engines[@]}"; do
 	mo_select "$e"
-	b0=$(mo_stat batches)
-	for s in $sizes; do
+	snap mo:batches
+	for s in "${sizes[@]}"; do
 		run_check "$e: ${s}B folios, concurrent writers+readers" \
 			--size "$s" --total 8M --moves 2 --writers 2 --readers 1
 		run_check "$e: ${s}B folios, every move complete" \
@@ -100,12 +93,12 @@ for e in $engines; do
 	echo 4096 >$MO/batch_max
 	run_check "$e: 2M folios, 8 per batch, concurrent writers" \
 		--size 2097152 --total 16M --moves 2 --writers 2 --readers 1
-	echo 512 >$MO/batch_max
-	b1=$(mo_stat batches)
+	echo "$batch_max" >$MO/batch_max
+	n=$(since mo:batches)
 	if [ "$e" = cpu ]; then
-		ktap_check "$e: batch path not used (stats.batches unchanged)" test "$b1" = "$b0"
+		ktap_check "$e: batch path not used (stats/batches +$n)" test "$n" = 0
 	else
-		ktap_check "$e: batch path used (stats.batches $b0 -> $b1)" test "$b1" -gt "$b0"
+		ktap_check "$e: batch path used (stats/batches +$n)" test "$n" -gt 0
 	fi
 done
 
@@ -115,19 +108,17 @@ done
 # fail_migrate_offload_batch every BATCH_NTH batch; the counters must
 # account for every injected failure.
 inject() {
-	local fnth=$1 bnth=$2 size=$3 s0 s1 finj binj out
+	local fnth=$1 bnth=$2 size=$3 finj binj out rc
 	local name="fault injection: every ${fnth}th folio, every ${bnth}th batch, ${size}B folios"
 	fault_arm $FAIL_FOLIO "$fnth"
 	fault_arm $FAIL_BATCH "$bnth"
-	s0=($(mo_snap))
-	out=$("$MIGCHECK" --size "$size" --total 4M --moves 1 --strict-moves 2>&1)
-	local rc=$?
-	s1=($(mo_snap))
+	snap mo:folios mo:fallbacks mo:errors
+	out=$("$MIGCHECK" --size "$size" --total 4M --moves 1 --strict-moves 2>&1) && rc=0 || rc=$?
+	local folios fallbacks errors
+	folios=$(since mo:folios) fallbacks=$(since mo:fallbacks) errors=$(since mo:errors)
 	fault_off $FAIL_FOLIO
 	fault_off $FAIL_BATCH
 	finj=$(fault_count $FAIL_FOLIO) binj=$(fault_count $FAIL_BATCH)
-	local folios=$((s1[1] - s0[1]))
-	local fallbacks=$((s1[3] - s0[3])) errors=$((s1[4] - s0[4]))
 	local nr=$((4 * 1024 * 1024 / size))
 	# Every folio reaches the engine at least once (a folio whose move
 	# is retried in the synchronous pass reaches it again); mtcopy fails
@@ -149,29 +140,29 @@ inject() {
 	fi
 	echo "folios=$nr copied=$folios fallbacks=$fallbacks errors=$errors; injected: $finj folios, $binj batches" | ktap_diag
 }
+at_exit fault_off $FAIL_FOLIO
+at_exit fault_off $FAIL_BATCH
 mo_select mtcopy-2
 # Only move_pages through the engine while counting: a background
 # migration (kcompactd, khugepaged) hit by the injection between two
 # counter reads made the counts differ by one in a CI-like run.
 echo syscall >$MO/reasons
-inject 3 0 4096
-inject 2 0 2097152
-inject 5 0 65536
-inject 0 2 4096
-inject 0 1 2097152
-inject 7 3 16384
+for i in "${injections[@]}"; do
+	read -r fnth bnth size <<<"$i"
+	inject "$fnth" "$bnth" "$size"
+done
 
 # --- tracepoints and vmstat ------------------------------------------------
 # One move of 4 MiB in 4K folios with every 3rd folio failed: the trace and
 # /proc/vmstat must tell what stats/ tells, folio for folio.
 trace_events on mm_migrate_batch mm_migrate_offload_copy mm_migrate_offload_fallback
 fault_arm $FAIL_FOLIO 3
-s0=($(mo_snap))
-v0=($(vmstat pgmigrate_offload_copied) $(vmstat pgmigrate_offload_fallback))
+vm=(vmstat:pgmigrate_offload_copied vmstat:pgmigrate_offload_fallback)
+snap mo:batches mo:folios mo:fallbacks "${vm[@]}"
 "$MIGCHECK" --size 4096 --total 4M --moves 1 --strict-moves >/dev/null 2>&1
 rc=$?
-s1=($(mo_snap))
-v1=($(vmstat pgmigrate_offload_copied) $(vmstat pgmigrate_offload_fallback))
+d_b=$(since mo:batches) d_f=$(since mo:folios) d_fb=$(since mo:fallbacks)
+v_c=$(since "${vm[0]}") v_fb=$(since "${vm[1]}")
 fault_off $FAIL_FOLIO
 trace_events off mm_migrate_batch mm_migrate_offload_copy mm_migrate_offload_fallback
 t_calls=$(grep -c 'mm_migrate_offload_copy: engine=mtcopy reason=syscall_or_cpuset' $TRACEFS/trace)
@@ -179,52 +170,49 @@ t_copied=$(grep -o 'mm_migrate_offload_copy: .* copied=[0-9]*' $TRACEFS/trace |
 	   awk -F'copied=' '{n += $2} END {print n + 0}')
 t_fall=$(grep -c 'mm_migrate_offload_fallback: .*cause=engine' $TRACEFS/trace)
 t_batch=$(grep -c 'mm_migrate_batch: reason=syscall_or_cpuset folios=' $TRACEFS/trace)
-d_b=$((s1[0] - s0[0])) d_f=$((s1[1] - s0[1])) d_fb=$((s1[3] - s0[3]))
-echo "stats: batches +$d_b folios +$d_f fallbacks +$d_fb; trace: calls $t_calls copied $t_copied fallbacks $t_fall batches $t_batch; vmstat: copied +$((v1[0] - v0[0])) fallback +$((v1[1] - v0[1]))" | ktap_diag
+echo "stats: batches +$d_b folios +$d_f fallbacks +$d_fb; trace: calls $t_calls copied $t_copied fallbacks $t_fall batches $t_batch; vmstat: copied +$v_c fallback +$v_fb" | ktap_diag
 ktap_check "trace: one mm_migrate_offload_copy per engine call, copied and fallbacks as in stats/" \
 	test $rc = 0 -a "$d_b" -gt 0 -a "$t_calls" = "$d_b" -a "$t_copied" = "$d_f" \
 	     -a "$d_fb" -gt 0 -a "$t_fall" = "$d_fb" -a "$t_batch" -ge "$d_b"
 ktap_check "vmstat: pgmigrate_offload_copied/fallback count the same 4K pages as stats/" \
-	test $((v1[0] - v0[0])) = "$d_f" -a $((v1[1] - v0[1])) = "$d_fb"
+	test "$v_c" = "$d_f" -a "$v_fb" = "$d_fb"
 
 # --- batch_min ---------------------------------------------------------------
 # Batches of 512 pages below a batch_min of 1024 never reach the engine.
 echo 1024 >$MO/batch_min
-b0=$(mo_stat batches) m0=$(mo_stat small) v0=$(vmstat pgmigrate_offload_small)
+snap mo:batches mo:small vmstat:pgmigrate_offload_small
 "$MIGCHECK" --size 4096 --total 4M --moves 1 --strict-moves >/dev/null 2>&1
 rc=$?
-b1=$(mo_stat batches) m1=$(mo_stat small) v1=$(vmstat pgmigrate_offload_small)
-echo "batch_min 1024: batches +$((b1 - b0)) small +$((m1 - m0)) vmstat small +$((v1 - v0))" | ktap_diag
+echo "batch_min 1024: $(deltas mo:batches mo:small vmstat:pgmigrate_offload_small)" | ktap_diag
 ktap_check "batch_min above the batch: engine not called, stats/small and vmstat count it" \
-	test $rc = 0 -a "$b1" = "$b0" -a $((m1 - m0)) -ge 2 -a $((v1 - v0)) -ge 1024
+	test $rc = 0 -a "$(since mo:batches)" = 0 -a "$(since mo:small)" -ge 2 \
+	     -a "$(since vmstat:pgmigrate_offload_small)" -ge 1024
 ktap_check "batch_min: selecting the engine again sets its own (mtcopy: 32)" \
 	bash -c "echo cpu >$MO/engine && echo mtcopy >$MO/engine && grep -qx 32 $MO/batch_min"
 echo all >$MO/reasons
 
 # --- reasons -------------------------------------------------------------
 echo compaction,memory_failure,hotplug,mbind,numa,contig_range,longterm_pin,demotion,damon >$MO/reasons
-b0=$(mo_stat batches)
+snap mo:batches
 "$MIGCHECK" --size 65536 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-ktap_check "reasons without syscall: move_pages leaves stats untouched" test "$(mo_stat batches)" = "$b0"
+ktap_check "reasons without syscall: move_pages leaves stats untouched" test "$(since mo:batches)" = 0
 echo syscall >$MO/reasons
 "$MIGCHECK" --size 65536 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-ktap_check "reasons=syscall: move_pages goes through the engine" test "$(mo_stat batches)" -gt "$b0"
+ktap_check "reasons=syscall: move_pages goes through the engine" test "$(since mo:batches)" -gt 0
 
 # compact_node REASONS: fragment node 1, compact it, report batch delta and
 # whether the kept data survived.
 compact_node() {
-	local ready=/tmp/migcheck.ready pid b0 m0 m1
+	local ready=/tmp/migcheck.ready pid
 	echo "$1" >$MO/reasons
 	rm -f $ready
 	"$MIGCHECK" --fragment --src 1 --total 256M --ready $ready >/tmp/frag.out 2>&1 &
 	pid=$!
 	for _ in $(seq 600); do [ -e $ready ] && break; sleep 0.1; done
-	b0=$(mo_stat batches)
-	m0=$(awk '/^compact_migrate_scanned/ {print $2}' /proc/vmstat)
+	snap mo:batches vmstat:compact_migrate_scanned
 	echo 1 >/sys/devices/system/node/node1/compact
-	m1=$(awk '/^compact_migrate_scanned/ {print $2}' /proc/vmstat)
-	COMPACT_DELTA=$(( $(mo_stat batches) - b0 ))
-	COMPACT_SCANNED=$((m1 - m0))
+	COMPACT_DELTA=$(since mo:batches)
+	COMPACT_SCANNED=$(since vmstat:compact_migrate_scanned)
 	kill -USR1 $pid
 	wait $pid
 	COMPACT_RC=$?
@@ -243,31 +231,24 @@ echo all >$MO/reasons
 # idle again it must split batches.
 echo 4 >$MTCOPY/threads
 self=0
-hogs=()
-for c in $(seq 1 $(( $(nproc) - 1 ))); do
-	taskset -c "$c" sh -c 'while :; do :; done' &
-	hogs+=($!)
-done
+for c in $(seq 1 $(( $(nproc) - 1 ))); do hog "$c"; done
 sleep 0.5
-a0=$(cat $MO_ENGINES/mtcopy/alone_batches)
-s0=$(cat $MO_ENGINES/mtcopy/split_batches)
+snap mtcopy:alone_batches mtcopy:split_batches
 taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-a1=$(cat $MO_ENGINES/mtcopy/alone_batches)
-s1=$(cat $MO_ENGINES/mtcopy/split_batches)
-kill "${hogs[@]}"
-wait "${hogs[@]}" 2>/dev/null
-echo "busy: alone_batches +$((a1 - a0)), split_batches +$((s1 - s0))" | ktap_diag
+alone=$(since mtcopy:alone_batches) split=$(since mtcopy:split_batches)
+hogs_stop
+echo "busy: alone_batches +$alone, split_batches +$split" | ktap_diag
 ktap_check "mtcopy: other CPUs busy -> copies alone, never splits" \
-	test $((a1 - a0)) -gt 0 -a $((s1 - s0)) = 0
+	test "$alone" -gt 0 -a "$split" = 0
 sleep 0.5
-s0=$(cat $MO_ENGINES/mtcopy/split_batches)
+snap mtcopy:split_batches
 taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-s1=$(cat $MO_ENGINES/mtcopy/split_batches)
-echo "idle: split_batches +$((s1 - s0))" | ktap_diag
-ktap_check "mtcopy: other CPUs idle -> splits batches" test $((s1 - s0)) -gt 0
+split=$(since mtcopy:split_batches)
+echo "idle: split_batches +$split" | ktap_diag
+ktap_check "mtcopy: other CPUs idle -> splits batches" test "$split" -gt 0
 
 echo cpu >$MO/engine
 modprobe -r mtcopy
 ktap_check "sysfs: engines/mtcopy/ goes away with the module" \
 	test ! -e $MO_ENGINES/mtcopy -a -d $MO_ENGINES
-ktap_exit
+ktap_finished

@@ -6,11 +6,15 @@
 # unloaded and reloaded, also while it is the active engine. Every migcheck
 # run must find its data intact; dmesg.sh, run after all tests, fails on
 # any warning or oops this caused.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/engines.sh"
 set -u
 secs=${MEMACCEL_STORM_SECONDS:-60}
 ktap_plan 3
-modprobe mtcopy
+require "mtcopy module" modprobe mtcopy
+restore $MO/engine $MO/reasons $MO/batch_max
+at_exit modprobe -r mtcopy
+at_exit write_value $MO/engine cpu
 echo all >$MO/reasons
 echo 2048 >$MO/batch_max
 storm_start storm
@@ -30,11 +34,9 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	modprobe mtcopy
 done
 storm_stop
-echo "storm: ${secs}s, $STORM_RUNS migcheck runs, $switches engine switches, $reloads mtcopy unloads; stats: $(mo_snap)" | ktap_diag
+echo "storm: ${secs}s, $STORM_RUNS migcheck runs, $switches engine switches, $reloads mtcopy unloads; stats: $(mo_stats)" | ktap_diag
 ktap_check "storm: engines switched and mtcopy reloaded while migrating" \
 	test "$reloads" -gt 0 -a "$switches" -gt 2 -a "$STORM_RUNS" -gt 0
 ktap_check "storm: engine back to cpu and usable" \
 	bash -c "echo cpu >$MO/engine && grep -q '\[cpu\]' $MO/engine && $MIGCHECK --size 4096 --total 2M --moves 2 --strict-moves"
-echo 512 >$MO/batch_max
-modprobe -r mtcopy
-ktap_exit
+ktap_finished

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The guest has the NUMA topology and the kernel features memaccel relies on.
 # MEMACCEL_TOPOLOGY (2node|4node) says what the host asked for.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/ktap.sh"
 topo=${MEMACCEL_TOPOLOGY:-2node}
 ktap_plan 8
 nodes=$(cat /sys/devices/system/node/online)
@@ -42,4 +42,4 @@ ktap_check "KSM sysfs present" test -w /sys/kernel/mm/ksm/run
 ktap_check "DAMON sysfs present" test -d /sys/kernel/mm/damon/admin
 ktap_check "NUMA balancing sysctl present" test -w /proc/sys/kernel/numa_balancing
 ktap_check "dmatest module loads and unloads" sh -c 'modprobe dmatest && modprobe -r dmatest'
-ktap_exit
+ktap_finished

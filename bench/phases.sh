@@ -6,12 +6,12 @@
 # bytes node 0 -> node 1 by migbench with trace event mm_migrate_batch on;
 # the phase times of every batch of the move are summed. A memcpy node 0 ->
 # node 1 of the same size is timed beside each size in each repetition.
-#   bench-phases.sh CSV [REPS] [TOTAL]      (defaults 7, 32M)
+#   bench/phases.sh CSV [REPS] [TOTAL]      (defaults 7, 32M)
 # CSV rows: rep,size,engine,move_s,batches,folios,unmap_ns,flush_ns,copy_ns,
 # move_ns,memcpy_gbps. Engines: cpu (the vanilla path: batch copy off, the
 # move phase copies), mtcopy-1 (the batch path, the migrating thread copies
 # ahead), mtcopy-2, dcbm-2 (2 swdma channels, plain CPU copy in kthreads).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../tests/vm/lib/engines.sh"
 set -eu
 csv=$1
 reps=${2:-7}

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of make demo, DMA part (a benchmark, not a test): dcbm over
 # swdma modelled as a PTDMA-like engine.
-#   bench-dma.sh CSV         rows appended to CSV; MIGBENCH_ARGS extra args
+#   bench/dma.sh CSV         rows appended to CSV; MIGBENCH_ARGS extra args
 # 1. Seed 001 table (b): dcbm with 1, 2, 4, 8 channels, every folio by DMA
 #    (threshold 0), folio sizes 4K..2M (migbench table a), and the 2 MB
 #    folio-count sweep with one channel (table b).
@@ -14,7 +14,7 @@
 # 3. Seed 001's compaction experiment, scaled: see compaction() below.
 # swdma model (env): SWDMA_LATENCY_NS [10000], SWDMA_BANDWIDTH_MBPS [400].
 # BENCH_DMA_PARTS: which of "channels workloads compaction" to run [all].
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../tests/vm/lib/engines.sh"
 set -eu
 csv=$1
 MB=$TOP/tools/migbench/migbench

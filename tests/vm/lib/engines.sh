@@ -1,46 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# KTAP helpers for in-guest tests. Source this, call ktap_plan N, then
-# ktap_ok/ktap_fail/ktap_skip per result, and ktap_exit at the end.
-KTAP_N=0
-KTAP_FAILED=0
-TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-
-ktap_plan() { echo "KTAP version 1"; echo "1..$1"; }
-ktap_ok() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $*"; }
-ktap_fail() { KTAP_N=$((KTAP_N + 1)); KTAP_FAILED=1; echo "not ok $KTAP_N $*"; }
-ktap_skip() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $1 # SKIP $2"; }
-ktap_diag() { sed 's/^/# /'; }
-# ktap_check NAME CMD...: ok if CMD succeeds; its output as diagnostics.
-ktap_check() {
-	local name=$1 out
-	shift
-	if out=$("$@" 2>&1); then
-		ktap_ok "$name"
-	else
-		ktap_fail "$name"
-		printf '%s\n' "$out" | tail -20 | ktap_diag
-	fi
-}
-# ktap_expect_rc NAME RC CMD...: ok if CMD exits with exactly RC.
-ktap_expect_rc() {
-	local name=$1 want=$2 out rc
-	shift 2
-	out=$("$@" 2>&1) && rc=0 || rc=$?
-	if [ "$rc" = "$want" ]; then
-		ktap_ok "$name"
-	else
-		ktap_fail "$name"
-		echo "exit code $rc, expected $want" | ktap_diag
-		printf '%s\n' "$out" | tail -20 | ktap_diag
-	fi
-}
-ktap_exit() { exit $KTAP_FAILED; }
-
-# Migration copy offload helpers.
+# Migration copy offload helpers for the in-guest tests and benchmarks:
+# sysfs paths, engine selection, named counters, fault injection, tracing,
+# migcheck runs, bad input and the background storm. Sourced after
+# ktap.sh by the tests; the benchmarks source it alone.
+# shellcheck disable=SC2034 # the paths are used by the sourcing scripts
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}
 MO=/sys/kernel/mm/migrate_offload
-# shellcheck disable=SC2034 # used by the tests that source this file
-MO_ENGINES=/sys/kernel/mm/migrate_offload/engines
+# shellcheck disable=SC2034
+MO_ENGINES=$MO/engines
 # fault-inject.h capabilities of the series (CONFIG_FAIL_MIGRATE_OFFLOAD)
 # shellcheck disable=SC2034
 FAIL_FOLIO=/sys/kernel/debug/fail_migrate_offload_folio
@@ -50,6 +18,9 @@ MTCOPY=/sys/module/mtcopy/parameters
 MIGCHECK=${MIGCHECK:-$TOP/tools/migcheck/migcheck}
 DCBM=/sys/module/dcbm/parameters
 SWDMA=/sys/module/swdma/parameters
+SWDBG=/sys/kernel/debug/swdma
+THP=/sys/kernel/mm/transparent_hugepage
+
 # mo_select SPEC: SPEC is "cpu", "mtcopy-N" (mtcopy with N threads) or
 # "dcbm-N" (dcbm holding N channels of swdma, which is loaded with 8
 # channels if it is not loaded yet; every folio size goes by DMA).
@@ -72,6 +43,46 @@ mo_select() {
 	*) echo "unknown engine spec $1" >&2; return 1 ;;
 	esac
 }
+
+# Counters by name:
+#   mo:NAME       core statistics, $MO/stats/NAME
+#   ENGINE:NAME   an engine's counter, $MO_ENGINES/ENGINE/NAME
+#   swdma:NAME    swdma's debugfs counter
+#   vmstat:NAME   /proc/vmstat
+# ctr NAME prints one; snap NAME... remembers them; since NAME prints the
+# increase since its snap.
+vmstat() { awk -v n="$1" '$1 == n {print $2}' /proc/vmstat; }
+ctr() {
+	case "$1" in
+	mo:*) cat "$MO/stats/${1#mo:}" ;;
+	vmstat:*) vmstat "${1#vmstat:}" ;;
+	swdma:*) cat "$SWDBG/${1#swdma:}" ;;
+	*:*) cat "$MO_ENGINES/${1%%:*}/${1#*:}" ;;
+	*) echo "ctr: bad counter name $1" >&2; return 1 ;;
+	esac
+}
+declare -gA SNAP
+snap() {
+	local c
+	for c in "$@"; do SNAP[$c]=$(ctr "$c"); done
+}
+since() {
+	[ -n "${SNAP[$1]:-}" ] || { echo "since: no snap of $1" >&2; return 1; }
+	echo $(($(ctr "$1") - SNAP[$1]))
+}
+# mo_stats: every core counter as NAME=VALUE, on one line.
+mo_stats() {
+	local f out=
+	for f in "$MO"/stats/*; do out+="${f##*/}=$(cat "$f") "; done
+	echo "${out% }"
+}
+# deltas NAME...: "NAME +N" for each, on one line, for diagnostics.
+deltas() {
+	local c out=
+	for c in "$@"; do out+="$c +$(since "$c") "; done
+	echo "${out% }"
+}
+
 # tracefs, mounted on first use. trace_events on|off EVENT...: enable or
 # disable events of the migrate system (on also empties the buffer).
 TRACEFS=/sys/kernel/tracing
@@ -85,15 +96,11 @@ trace_events() {
 		: >$TRACEFS/trace
 	fi
 	for ev in "$@"; do
-		echo $v >$TRACEFS/events/migrate/"$ev"/enable || return 1
+		echo $v >"$TRACEFS/events/migrate/$ev/enable" || return 1
 	done
 	echo $v >$TRACEFS/tracing_on
 }
-# vmstat NAME: one counter of /proc/vmstat.
-vmstat() { awk -v n="$1" '$1 == n {print $2}' /proc/vmstat; }
-# mo_stat NAME: one counter of $MO/stats.
-mo_stat() { cat "$MO/stats/$1"; }
-# mo_snap: all counters on one line, "batches folios bytes fallbacks errors".
+
 # fault_arm DIR N: the fault-injection capability in DIR fails every Nth
 # call it sees (N=0: none), quietly; fault_count DIR tells how many it has
 # failed since, from the decrease of its "times" budget.
@@ -110,7 +117,48 @@ fault_arm() {
 fault_off() { echo 0 >"$1/probability"; }
 fault_count() { echo $((FAULT_BUDGET - $(cat "$1/times"))); }
 
-mo_snap() { echo "$(mo_stat batches) $(mo_stat folios) $(mo_stat bytes) $(mo_stat fallbacks) $(mo_stat errors)"; }
+# run_check NAME MIGCHECK-ARGS...: one migcheck run is one result; its
+# summary (or the tail of its output on failure) as diagnostics.
+run_check() {
+	local name=$1 out
+	shift
+	if out=$("$MIGCHECK" "$@" 2>&1); then
+		ktap_ok "$name"
+		printf '%s\n' "$out" | tail -2 | ktap_diag
+	else
+		ktap_fail "$name"
+		printf '%s\n' "$out" | tail -5 | ktap_diag
+	fi
+}
+
+# bad_input NAME FILE VALUE: writing VALUE to FILE must fail with EINVAL
+# and leave FILE reading the same.
+bad_input() {
+	local name=$1 f=$2 v=$3 before after err rc
+	before=$(cat "$f")
+	err=$( (printf '%s' "$v" >"$f") 2>&1) && rc=0 || rc=$?
+	after=$(cat "$f")
+	if [ "$rc" != 0 ] && [[ "$err" == *"Invalid argument"* ]] && [ "$before" = "$after" ]; then
+		ktap_ok "bad input: $name -> EINVAL, unchanged"
+	else
+		ktap_fail "bad input: $name -> EINVAL, unchanged"
+		echo "rc=$rc err='$err' before='$before' after='$after'" | ktap_diag
+	fi
+}
+
+# hog CPU: a busy loop pinned to CPU until the test exits (or hogs_stop).
+HOGS=()
+hog() {
+	taskset -c "$1" sh -c 'while :; do :; done' &
+	HOGS+=($!)
+	at_exit kill $!
+}
+hogs_stop() {
+	[ ${#HOGS[@]} = 0 ] && return
+	kill "${HOGS[@]}" 2>/dev/null
+	wait "${HOGS[@]}" 2>/dev/null
+	HOGS=()
+}
 
 # storm_start NAME: migcheck runs back to back in the background (mixed
 # folio sizes, 2 writers and a reader in the moved process) until
@@ -128,13 +176,13 @@ storm_start() {
 		echo $n >"/tmp/$1.runs"
 	) &
 	STORM_PID=$!
+	at_exit touch "/tmp/$1.stop"
 }
 # storm_stop: end the storm after its current run, set STORM_RUNS, and
 # report whether every run found its data intact.
 storm_stop() {
 	touch "/tmp/$STORM_NAME.stop"
 	wait "$STORM_PID"
-	# shellcheck disable=SC2034 # read by the caller
 	STORM_RUNS=$(cat "/tmp/$STORM_NAME.runs")
 	ktap_check "storm: every migcheck run found its data intact" test ! -s "/tmp/$STORM_NAME.fail"
 	[ -s "/tmp/$STORM_NAME.fail" ] && head -5 "/tmp/$STORM_NAME.fail" | ktap_diag

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tests/vm/lib/ktap.sh on the host: plan accounting, bail-out on a failed
+set-up, and settings restored however a test exits."""
+import os
+import sys
+
+from conftest import TOP, run
+
+LIB = os.path.join(TOP, "tests", "vm", "lib", "ktap.sh")
+KTAP = os.path.join(TOP, "scripts", "ktap.py")
+
+
+def guest_test(tmp_path, body):
+    """Run BODY as a test sourcing ktap.sh; return (rc, stdout, ktap.py's
+    summary line)."""
+    script = tmp_path / "t.sh"
+    script.write_text(f"#!/usr/bin/env bash\n. {LIB}\nset -u\n{body}\n")
+    r = run(["bash", str(script)])
+    tap = tmp_path / "t.tap"
+    tap.write_text(r.stdout)
+    s = run([sys.executable, KTAP, str(tap)])
+    return r.returncode, r.stdout, s.stdout.strip().splitlines()[-1]
+
+
+def test_plan_and_results(tmp_path):
+    rc, out, line = guest_test(tmp_path, "ktap_plan 2\nktap_check a true\nktap_check b false\nktap_finished")
+    assert rc == 1 and line == "1 passed, 1 failed"
+    assert out.splitlines()[:2] == ["KTAP version 1", "1..2"]
+
+
+def test_one_result_too_many_or_few_fails(tmp_path):
+    for n in (1, 3):
+        rc, out, _ = guest_test(tmp_path, f"ktap_plan {n}\nktap_ok a\nktap_ok b\nktap_finished")
+        assert rc == 1 and f"planned {n} results, reported 2" in out
+
+
+def test_failed_setup_is_one_clear_failure(tmp_path):
+    rc, out, line = guest_test(tmp_path, "ktap_plan 30\nktap_ok first\n"
+                               "require 'the widget module' sh -c 'echo no such module; exit 1'\n"
+                               "ktap_ok never")
+    assert rc == 1 and line == "1 passed, 1 failed"
+    assert "Bail out! set-up failed: the widget module" in out
+    assert "# no such module" in out and "never" not in out
+
+
+def test_skip_all(tmp_path):
+    rc, out, line = guest_test(tmp_path, "ktap_skip_all no DMA engine\nktap_ok never")
+    assert rc == 0 and line == "0 passed, 0 failed, 1 skipped"
+
+
+def test_settings_restored_on_every_exit(tmp_path):
+    """restore and at_exit undo a test's changes on a normal end, a
+    bail-out and a kill."""
+    for end in ("ktap_finished", "ktap_bail_out gone", "kill -TERM $$; sleep 5"):
+        knob = tmp_path / "knob"
+        choice = tmp_path / "choice"
+        knob.write_text("512\n")
+        choice.write_text("always inherit madvise [never]\n")
+        marker = tmp_path / "cleaned"
+        if marker.exists():
+            marker.unlink()
+        guest_test(tmp_path, f"ktap_plan 0\nrestore {knob} {choice}\n"
+                   f"at_exit touch {marker}\necho 4096 >{knob}\necho always >{choice}\n{end}")
+        assert knob.read_text() == "512\n", end
+        assert choice.read_text() == "never\n", end
+        assert marker.exists(), end
