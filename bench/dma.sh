@@ -72,10 +72,11 @@ fi
 # of work per run (asking for huge pages instead made the work vary 50x
 # between runs). Reported per engine: wall time, pages migrated, free 2 MB
 # blocks on node 1 after, system time of the compacting task, and the
-# iterations of a CPU hog pinned to the same CPU (what the copy left it).
+# iterations of a CPU hog pinned to the same CPU (what the copy left it):
+# one CSV row (table "compaction", label the engine) per run.
 free2m() { awk '$2 == "1," {s += $14 + 2 * $15} END {print s + 0}' /proc/buddyinfo; }
 compaction() {
-	local label=$1 ready=/tmp/bench-frag.ready pid hog t0 t1 m0 m1 st
+	local label=$1 rep=$2 ready=/tmp/bench-frag.ready pid hog t0 t1 m0 m1 st
 	rm -f $ready /tmp/bench-hog
 	"$MIGCHECK" --fragment --src 1 --total 2G --ready $ready >/tmp/bench-frag.out 2>&1 &
 	pid=$!
@@ -101,19 +102,21 @@ compaction() {
 	local sys wall mig=$((m1 - m0))
 	sys=$(echo "scale=3; $st / $(getconf CLK_TCK)" | bc)
 	wall=$(echo "$t1 - $t0" | bc)
-	printf '| %s | %.2f | %d | %d | %.2f | %s | %d |\n' "$label" "$wall" "$mig" "$blocks" "$sys" \
-		"$([ $mig -gt 0 ] && printf '%.3f' "$(echo "scale=6; $sys * 10000 / $mig" | bc)" || echo -)" \
-		"$(cat /tmp/bench-hog)"
+	local hogs
+	hogs=$(cat /tmp/bench-hog)
+	echo "compaction $label rep $rep: wall $wall s, $mig pages migrated, $blocks free 2 MB blocks after, compacting task sys $sys s, CPU-0 hog $hogs iterations"
+	# label,table,<10 migbench columns>,wall_s,cpu_s,first,splits,fail,pages,blocks,hog
+	printf '%s,compaction,,,,,,,,%d,%s,%s,,,,%d,%d,%d\n' "$label" "$rep" "$wall" "$sys" \
+		"$mig" "$blocks" "$hogs" >>"$csv"
 }
 [[ "$parts" == *" compaction "* ]] || exit 0
 echo "== compaction of node 1, fragmented (2 GiB of its 2.5 GiB filled with base pages, every other one freed)"
-echo
-echo "| engine | wall s | pages migrated | free 2 MB blocks after | compacting task sys s | sys s per 10k pages | CPU-0 hog iterations |"
-echo "|---|---|---|---|---|---|---|"
 # Twice each, alternating. Compaction moves base pages: dcbm-4 (threshold
 # 0) sends them all to DMA, as the RFC did.
-for e in cpu dcbm-4 cpu dcbm-4; do
-	mo_select $e
-	compaction $e
+for r in 0 1; do
+	for e in cpu dcbm-4; do
+		mo_select $e
+		compaction $e $r
+	done
 done
 echo cpu >$MO/engine

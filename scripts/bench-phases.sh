@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench-phases: build the benchmark kernel, boot the 2-node VM and
 # measure where the time of a migration goes (bench/phases.sh),
-# then print the per-phase table (scripts/phases.py) to results/phases.md.
+# then print the per-phase table (scripts/results.py phases) to results/<run>/phases.md.
 #   REPS (default 7), TOTAL (bytes per move, default 32M),
 #   MEMACCEL_VM_QEMU_OPTS (e.g. "-icount shift=0": instruction-count time,
 #   for software overhead only, never for bandwidth).
@@ -21,12 +21,13 @@ kdir=build/kbuild-bench
 release=$(cat $kdir/include/config/kernel.release)
 x=build/phases
 rm -rf "$x"
-mkdir -p "$x" results
+mkdir -p "$x"
 scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
 	bench/phases.sh "$x/phases.csv" "$reps" "$total"
 npatch=$(git -C build/linux rev-list --count memaccel-base..HEAD)
-out=results/phases${MEMACCEL_VM_QEMU_OPTS:+-icount}.md
-python3 scripts/phases.py "$x/phases.csv" --md "$out" \
+run=$(new_results_dir)
+out=$run/phases${MEMACCEL_VM_QEMU_OPTS:+-icount}.md
+python3 scripts/results.py phases "$x/phases.csv" --md "$out" \
 	--meta "command=make bench-phases (REPS=$reps TOTAL=$total${MEMACCEL_VM_QEMU_OPTS:+ MEMACCEL_VM_QEMU_OPTS=\"$MEMACCEL_VM_QEMU_OPTS\"})" \
 	--meta "kernel=$release: linux-source-6.12 + $npatch patches, bench config (no debug options)" \
 	--meta "topology=2node: 2 vCPUs, nodes 0 and 1 with one CPU each, QEMU TCG${MEMACCEL_VM_QEMU_OPTS:+ $MEMACCEL_VM_QEMU_OPTS}" \
@@ -35,5 +36,5 @@ python3 scripts/phases.py "$x/phases.csv" --md "$out" \
 	--meta "memcpy=node 0 -> node 1, 1 thread, $total, timed before each size in each repetition" \
 	--meta "host=$(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
 	--meta "date=$(date -u +%Y-%m-%d)"
-cp "$x/phases.csv" "results/phases${MEMACCEL_VM_QEMU_OPTS:+-icount}.csv"
-echo "results: $out"
+cp "$x/phases.csv" "$run/phases${MEMACCEL_VM_QEMU_OPTS:+-icount}.csv"
+echo "results: ${out#"$top"/}; results/latest points at ${run#"$top"/}"

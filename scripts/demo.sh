@@ -4,8 +4,9 @@
 # kernels and the tools, boot each in the 2-node VM, run migbench (vanilla;
 # patched with the cpu engine and mtcopy with 1 and 2 threads; dcbm over
 # swdma with 1, 2, 4, 8 channels, the DSA-2LM workloads and the compaction
-# experiment), print the tables side by side and write results/
-# (markdown, CSV, PNG).
+# experiment), print the tables side by side and write
+# results/<date>-<commit>/ (markdown, CSV, PNG, the guest logs; results/latest
+# points at it).
 # MIGBENCH_ARGS overrides migbench's defaults (e.g. "--reps 3 --total 32M");
 # ENGINES the engines run on the patched kernel [cpu mtcopy-1 mtcopy-2].
 set -euo pipefail
@@ -43,7 +44,7 @@ engines=${ENGINES:-cpu mtcopy-1 mtcopy-2}
 
 x=build/demo
 rm -rf "$x"
-mkdir -p "$x" results
+mkdir -p "$x"
 args=${MIGBENCH_ARGS:-}
 read -ra margs <<<"$args"
 read -ra engs <<<"$engines"
@@ -59,19 +60,20 @@ scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
 	env MIGBENCH_ARGS="$args" SWDMA_LATENCY_NS="${SWDMA_LATENCY_NS:-10000}" \
 		SWDMA_BANDWIDTH_MBPS="${SWDMA_BANDWIDTH_MBPS:-400}" \
 		bench/dma.sh "$x/migbench.csv" | tee "$x/bench-dma.out"
+out=$(new_results_dir)
 topo="2node: 2 vCPUs, nodes 0 and 1 with one CPU and 2.5 GiB each, QEMU TCG"
-python3 scripts/results.py "$x/migbench.csv" --md results/migbench.md --png results/migbench.png \
+python3 scripts/results.py "$x/migbench.csv" --md "$out/migbench.md" --png "$out/migbench.png" \
 	--title "migbench: vanilla $release_van vs $release ($engines), $topo" \
 	--meta "command=make demo (migbench ${args:-defaults}; engines: $engines)" \
-	--meta "kernels=vanilla: $PACKAGE $VERSION, bench config; patched: + $npatch patches, same config + series.config" \
+	--meta "kernels=vanilla: $PACKAGE $VERSION, bench config; patched: + $npatch patches, same config + memaccel.config" \
 	--meta "engines=cpu: the kernel's own per-folio copy (batch path off); mtcopy-NT: mtcopy with threads=N; dcbm-Nch: dcbm on N swdma channels, threshold 0 (all by DMA); reasons=all, batch_max=512 pages except in the first-folio table and (w), where it is 16384" \
 	--meta "swdma=8 channels modelled PTDMA-like: ${SWDMA_LATENCY_NS:-10000} ns per descriptor, ${SWDMA_BANDWIDTH_MBPS:-400} MB/s per channel (docs/benchmarks.md says why); its threads copy on the guest's 2 vCPUs" \
 	--meta "topology=$topo" \
 	--meta "host=$(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
 	--meta "date=$(date -u +%Y-%m-%d)"
-cp "$x/migbench.csv" results/migbench.csv
-grep -A7 '^| engine | wall s' "$x/bench-dma.out" >results/compaction.md || true
+cp "$x/migbench.csv" "$x/bench-dma.out" "$out/"
 step results
-cat results/migbench.md results/compaction.md
+cat "$out/migbench.md"
 echo
-echo "results: results/migbench.md results/compaction.md results/migbench.csv results/migbench.png"
+echo "results: ${out#"$top"/}/ (migbench.md, migbench.csv, migbench.png, bench-dma.out); results/latest points there"
+echo "compare two runs: scripts/results.py compare results/RUN1 results/RUN2"

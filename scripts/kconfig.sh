@@ -3,10 +3,11 @@
 # Configure a kernel build directory for the VM.
 #   kconfig.sh FLAVOR [TREE]    FLAVOR: test (with debug.config) or bench
 # Base: virtme-ng's defconfig (virtme-configkernel --defconfig), then the
-# fragments in kernel/configs/ merged on top: series.config too when TREE has
-# the series applied (the vanilla benchmark tree has not), and
-# series-debug.config with it in the test flavour. Every line of
-# memaccel.config, series.config, series-debug.config and debug.config must
+# fragments in kernel/configs/ merged on top: vm.config (trim), guest.config
+# (what the harness needs), debug.config in the test flavour, and, when TREE
+# has the series applied (the vanilla benchmark tree has not),
+# memaccel.config (the series' options) and, in the test flavour,
+# memaccel-debug.config. Every line of every fragment but vm.config must
 # hold in the result.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,13 +18,13 @@ tree=${2:-$top/build/linux}
 out=${KBUILD_OUT:-$top/build/kbuild-$flavor}
 cfgdir=$top/kernel/configs
 case "$flavor" in
-test) frags=("$cfgdir/vm.config" "$cfgdir/memaccel.config" "$cfgdir/debug.config") ;;
-bench) frags=("$cfgdir/vm.config" "$cfgdir/memaccel.config") ;;
+test) frags=("$cfgdir/vm.config" "$cfgdir/guest.config" "$cfgdir/debug.config") ;;
+bench) frags=("$cfgdir/vm.config" "$cfgdir/guest.config") ;;
 *) echo "kconfig: unknown flavour '$flavor' (test|bench)" >&2; exit 1 ;;
 esac
 if [ -f "$tree/mm/migrate_offload.c" ]; then
-	frags+=("$cfgdir/series.config")
-	[ "$flavor" = test ] && frags+=("$cfgdir/series-debug.config")
+	frags+=("$cfgdir/memaccel.config")
+	[ "$flavor" = test ] && frags+=("$cfgdir/memaccel-debug.config")
 fi
 mkdir -p "$out"
 # The key covers the tree's commit too: the build's syncconfig silently
@@ -46,7 +47,7 @@ for f in "${frags[@]}"; do
 	# bisect-check builds the series patch by patch: options of later
 	# patches do not exist yet.
 	case "${MEMACCEL_PARTIAL_SERIES:-}:$(basename "$f")" in
-	1:series*.config) strict=0 ;;
+	1:memaccel*.config) strict=0 ;;
 	esac
 	# shellcheck disable=SC2094 # $f is only read here; basename is not I/O
 	while IFS= read -r line; do

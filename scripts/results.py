@@ -1,68 +1,144 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn migbench CSV rows into result tables (markdown) and a PNG plot.
+"""The one renderer of benchmark results: CSV rows in, tables and plots out.
 
-    results.py CSV --md OUT.md --png OUT.png [--meta KEY=VALUE ...]
+    results.py [render] CSV [--md OUT.md] [--png OUT.png] [--title T] [--meta KEY=VALUE ...]
+    results.py compare A B [--label-a L] [--label-b L]
+    results.py phases CSV [--md OUT.md] [--meta KEY=VALUE ...]
 
-Rows with the same label form one column of tables (a), (b) and (w); the
-copy limit table lists each label's 1- and N-thread memcpy bandwidth. Every
-number is mean ± sample standard deviation over the repetitions in the CSV;
-ratios to the first label (the baseline) are given where there is more than
-one label.
+The CSV is what tools/migbench (and bench/dma.sh's compaction rows) write:
+one row per repetition, one quantity per column, the unit in the column
+name (see `migbench --csv-header`). Rows with the same label form one
+column of a table. Every cell is the median of the repetitions with their
+range (min–max), and a ratio to the first label (the baseline) where there
+is more than one label. Derived quantities (GB/s, ms, CPU s per GB) are
+computed here and nowhere else.
+
+compare takes two CSV files or two result directories (holding migbench.csv)
+and shows, for every point both have, each side's median and range, and the
+ratio B/A of the medians with the range it can take given the spread
+(min B / max A .. max B / min A). With --label-a/--label-b it compares two
+labels (for example two kernels) from the same or different files.
+
+phases renders bench/phases.sh's CSV (make bench-phases): per folio size and
+engine, the median time per move in each phase of migrate_pages_batch()
+(trace event mm_migrate_batch) with its range, and the copy bandwidth
+against the memcpy limit timed beside it.
 """
 import argparse
 import csv
-import math
+import os
+import statistics
+import sys
 from collections import OrderedDict, defaultdict
+
+INT_COLS = ("folio_size_B", "folios", "small_folios", "large_folios", "batch_folios",
+            "threads", "moved_B", "rep", "folio_splits", "pgmigrate_fail",
+            "pages_migrated", "free_2M_blocks", "hog_iterations")
+FLOAT_COLS = ("wall_s", "cpu_s", "first_unavailable_s")
 
 
 def load(path):
+    if os.path.isdir(path):
+        path = os.path.join(path, "migbench.csv")
     rows = []
     with open(path) as f:
-        for r in csv.DictReader(f):
-            for k in ("folio_bytes", "nr_folios", "threads", "bytes", "rep"):
-                r[k] = int(r[k])
-            r["gbps"] = float(r["gbps"])
+        reader = csv.DictReader(f)
+        missing = {"label", "table", "wall_s"} - set(reader.fieldnames or ())
+        if missing:
+            raise SystemExit(f"results: {path}: not a migbench CSV (no column {', '.join(sorted(missing))})")
+        for r in reader:
+            for k in INT_COLS:
+                r[k] = int(r[k]) if r.get(k) else None
+            for k in FLOAT_COLS:
+                r[k] = float(r[k]) if r.get(k) else None
             rows.append(r)
     if not rows:
         raise SystemExit(f"results: {path} has no rows")
     return rows
 
 
-def stats(vals):
-    n = len(vals)
-    m = sum(vals) / n
-    sd = math.sqrt(sum((v - m) ** 2 for v in vals) / (n - 1)) if n > 1 else 0.0
-    return m, sd
+# Quantities derived from a row, each with its unit.
+def gbps(r):
+    return r["moved_B"] / r["wall_s"] / 1e9
+
+
+def first_ms(r):
+    return r["first_unavailable_s"] * 1e3
+
+
+def cpu_per_gb(r):
+    return r["cpu_s"] / (r["moved_B"] / 1e9)
+
+
+def summary(vals):
+    """(median, min, max)"""
+    return statistics.median(vals), min(vals), max(vals)
+
+
+def fmt(vals, digits=3):
+    if not vals:
+        return "–"
+    m, lo, hi = summary(vals)
+    if len(vals) == 1:
+        return f"{m:.{digits}f}"
+    return f"{m:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
+
+
+def cell(vals, base_vals, is_base, digits=3):
+    """median (range) of vals, with the ratio to base_vals' median unless is_base."""
+    s = fmt(vals, digits)
+    if not vals or is_base or not base_vals:
+        return s
+    return f"{s} {summary(vals)[0] / summary(base_vals)[0]:.2f}×"
 
 
 def size_name(b):
     return f"{b >> 20}M" if b >= 1 << 20 and b % (1 << 20) == 0 else f"{b >> 10}K"
 
 
-def group(rows, table, key):
+def group(rows, table, key, value):
+    """label -> key -> [value(row)], labels in order of appearance."""
     g = defaultdict(lambda: defaultdict(list))
     labels = OrderedDict()
     for r in rows:
         if r["table"] != table:
             continue
         labels[r["label"]] = None
-        g[r["label"]][key(r)].append(r["gbps"])
+        g[r["label"]][key(r)].append(value(r))
     return list(labels), g
 
 
-def fmt(m, sd):
-    return f"{m:.3f} ± {sd:.3f}"
+def label_table(out, title, labels, g, keys, key_name, digits=3):
+    """One row per label, one column per key."""
+    out.append(f"#### {title}\n")
+    out.append("| label | " + " | ".join(key_name(k) for k in keys) + " |")
+    out.append("|---|" + "---|" * len(keys))
+    base = labels[0]
+    for lab in labels:
+        out.append(f"| {lab} | " + " | ".join(cell(g[lab][k], g[base][k], lab == base, digits)
+                                             for k in keys) + " |")
+    out.append("")
 
 
-def cell(vals, base_vals, is_base):
-    """mean ± sd of vals, with the ratio to base_vals' mean unless is_base."""
-    if not vals:
-        return "–"
-    m, sd = stats(vals)
-    if is_base or not base_vals:
-        return fmt(m, sd)
-    return f"{fmt(m, sd)} ({m / stats(base_vals)[0]:.2f}×)"
+def key_table(out, title, first_col, labels, g, keys, key_name, digits=3):
+    """One row per key, one column per label."""
+    out.append(f"#### {title}\n")
+    out.append(f"| {first_col} | " + " | ".join(labels) + " |")
+    out.append("|---|" + "---|" * len(labels))
+    base = labels[0]
+    for k in keys:
+        out.append(f"| {key_name(k)} | " + " | ".join(cell(g[lab][k], g[base][k], lab == base, digits)
+                                                      for lab in labels) + " |")
+    out.append("")
+
+
+def wkey(r):
+    return r["small_folios"], r["large_folios"]
+
+
+def wname(k):
+    return f"{k[0]} × 4K + {k[1]} × 2M"
 
 
 def markdown(rows, meta):
@@ -71,94 +147,91 @@ def markdown(rows, meta):
         out.append("| | |\n|---|---|")
         out += [f"| {k} | {v} |" for k, v in meta]
         out.append("")
-    labels, lim = group(rows, "limit", lambda r: r["threads"])
+    out.append("Each cell: median of the repetitions (min–max); × = ratio of medians "
+               "to the first label.\n")
+    labels, lim = group(rows, "limit", lambda r: r["threads"], gbps)
     if labels:
-        out.append("#### Copy limit: memcpy node 0 → node 1 in the guest, GB/s\n")
         threads = sorted({t for lab in labels for t in lim[lab]})
-        out.append("| label | " + " | ".join(f"{t} thread{'s' if t > 1 else ''}" for t in threads) + " |")
-        out.append("|---|" + "---|" * len(threads))
-        for lab in labels:
-            out.append(f"| {lab} | " + " | ".join(fmt(*stats(lim[lab][t])) if lim[lab][t] else "–" for t in threads) + " |")
-        out.append("")
-    labels, a = group(rows, "a", lambda r: r["folio_bytes"])
-    sizes = []
+        label_table(out, "Copy limit: memcpy between the nodes in the guest, GB/s",
+                    labels, lim, threads, lambda t: f"{t} thread{'s' if t > 1 else ''}")
+    labels, a = group(rows, "a", lambda r: r["folio_size_B"], gbps)
     if labels:
         sizes = sorted({s for lab in labels for s in a[lab]})
-        total = max(r["bytes"] for r in rows if r["table"] == "a")
-        out.append(f"#### (a) move_pages(2) throughput by folio size, GB/s ({total >> 20} MiB per move)\n")
-        out.append("| label | " + " | ".join(size_name(s) for s in sizes) + " |")
-        out.append("|---|" + "---|" * len(sizes))
-        base = labels[0]
-        for lab in labels:
-            cells = [cell(a[lab][s], a[base][s], lab == base) for s in sizes]
-            out.append(f"| {lab} | " + " | ".join(cells) + " |")
-        out.append("")
-    if labels and lim:
-        # Each label against the in-guest copy limit measured in its own run.
-        out.append("#### (a) as a fraction of the in-guest copy limit (1 thread / all threads)\n")
-        out.append("| label | " + " | ".join(size_name(s) for s in sizes) + " |")
-        out.append("|---|" + "---|" * len(sizes))
-        for lab in labels:
-            if not lim.get(lab):
-                continue
-            l1 = stats(lim[lab][min(lim[lab])])[0]
-            ln = stats(lim[lab][max(lim[lab])])[0]
-            cells = [f"{stats(a[lab][s])[0] / l1:.0%} / {stats(a[lab][s])[0] / ln:.0%}"
-                     if a[lab][s] else "–" for s in sizes]
-            out.append(f"| {lab} | " + " | ".join(cells) + " |")
-        out.append("")
-    labels, b = group(rows, "b", lambda r: r["nr_folios"])
+        total = max(r["moved_B"] for r in rows if r["table"] == "a")
+        label_table(out, f"(a) move_pages(2) throughput by folio size, GB/s "
+                    f"({total >> 20} MiB per move)", labels, a, sizes, size_name)
+        if lim:
+            out.append("#### (a) as a fraction of the copy limit of the same label "
+                       "(1 thread / all threads)\n")
+            out.append("| label | " + " | ".join(size_name(s) for s in sizes) + " |")
+            out.append("|---|" + "---|" * len(sizes))
+            for lab in labels:
+                if not lim.get(lab):
+                    continue
+                l1 = summary(lim[lab][min(lim[lab])])[0]
+                ln = summary(lim[lab][max(lim[lab])])[0]
+                cells = [f"{summary(a[lab][s])[0] / l1:.0%} / {summary(a[lab][s])[0] / ln:.0%}"
+                         if a[lab][s] else "–" for s in sizes]
+                out.append(f"| {lab} | " + " | ".join(cells) + " |")
+            out.append("")
+    labels, b = group(rows, "b", lambda r: r["folios"], gbps)
     if labels:
         counts = sorted({c for lab in labels for c in b[lab]})
-        out.append("#### (b) move_pages(2) throughput of 2 MB folios by number of folios, GB/s\n")
-        out.append("| folios | " + " | ".join(labels) + " |")
-        out.append("|---|" + "---|" * len(labels))
-        base = labels[0]
-        for c in counts:
-            cells = [cell(b[lab][c], b[base][c], lab == base) for lab in labels]
-            out.append(f"| {c} | " + " | ".join(cells) + " |")
-        out.append("")
-    labels, first = group(rows, "first", lambda r: r["nr_folios"])
-    _, fmove = group(rows, "firstmove", lambda r: r["nr_folios"])
+        key_table(out, "(b) move_pages(2) throughput of 2 MB folios by number of folios, GB/s",
+                  "folios", labels, b, counts, str)
+    labels, first = group(rows, "first", lambda r: r["batch_folios"], first_ms)
     if labels:
-        out.append("#### First-folio latency: how long the first 2 MB folio of a move is "
-                   "unavailable, by folios per batch (batch_max), ms; whole move GB/s\n")
-        out.append("| folios per batch | " + " | ".join(labels) + " |")
-        out.append("|---|" + "---|" * len(labels))
-        for c in sorted({c for lab in labels for c in first[lab]}):
-            cells = []
-            for lab in labels:
-                if not first[lab][c]:
-                    cells.append("–")
-                    continue
-                # gbps of a "first" row is 2 MB / gap: turn it back into ms
-                gm, gsd = stats([2 * 2**20 / g / 1e6 for g in first[lab][c]])
-                cells.append(f"{gm:.1f} ± {gsd:.1f} ms, {stats(fmove[lab][c])[0]:.3f} GB/s")
-            out.append(f"| {c} | " + " | ".join(cells) + " |")
-        out.append("")
-    labels, w = group(rows, "w", lambda r: (r["nr_folios"], r["folio_bytes"]))
-    _, wcpu = group(rows, "wcpu", lambda r: (r["nr_folios"], r["folio_bytes"]))
+        batches = sorted({c for lab in labels for c in first[lab]})
+        key_table(out, "First-folio latency: how long the first 2 MB folio of a 32-folio move "
+                  "is unavailable, by folios per batch (batch_max), ms",
+                  "folios per batch", labels, first, batches, str, digits=2)
+        _, fmove = group(rows, "first", lambda r: r["batch_folios"], gbps)
+        key_table(out, "First-folio latency runs: whole move, GB/s", "folios per batch",
+                  labels, fmove, batches, str)
+    labels, w = group(rows, "w", wkey, gbps)
     if labels:
-        base = labels[0]
         loads = sorted({k for lab in labels for k in w[lab]})
-        out.append("#### (w) DSA-2LM workloads in one move_pages(2) call: GB/s "
-                   "(ratio to the first column)\n")
-        out.append("| workload | " + " | ".join(labels) + " |")
-        out.append("|---|" + "---|" * len(labels))
-        for k in loads:
-            cells = [cell(w[lab][k], w[base][k], lab == base) for lab in labels]
-            out.append(f"| {k[0]} × 4K + {k[1]} × 2M | " + " | ".join(cells) + " |")
+        key_table(out, "(w) DSA-2LM workloads in one move_pages(2) call, GB/s", "workload",
+                  labels, w, loads, wname)
+        _, wcpu = group(rows, "w", wkey, cpu_per_gb)
+        key_table(out, "(w) CPU time of the migrating thread per GB moved, s/GB", "workload",
+                  labels, wcpu, loads, wname)
+    labels, comp = group(rows, "compaction", lambda r: "wall_s", lambda r: r)
+    if labels:
+        out.append("#### Compaction of a fragmented node (bench/dma.sh)\n")
+        cols = (("wall s", lambda r: r["wall_s"]),
+                ("pages migrated", lambda r: r["pages_migrated"]),
+                ("free 2 MB blocks after", lambda r: r["free_2M_blocks"]),
+                ("compacting task sys s", lambda r: r["cpu_s"]),
+                ("sys s per 10k pages", lambda r: r["cpu_s"] * 1e4 / r["pages_migrated"]
+                 if r["pages_migrated"] else None),
+                ("CPU-0 hog iterations", lambda r: r["hog_iterations"]))
+        out.append("| engine | runs | " + " | ".join(c for c, _ in cols) + " |")
+        out.append("|---|---|" + "---|" * len(cols))
+        for lab in labels:
+            rs = comp[lab]["wall_s"]
+            cells = []
+            for _, f in cols:
+                vals = [v for v in (f(r) for r in rs) if v is not None]
+                cells.append(fmt(vals, 2) if vals else "–")
+            out.append(f"| {lab} | {len(rs)} | " + " | ".join(cells) + " |")
         out.append("")
-        out.append("#### (w) CPU time of the migrating thread per GB moved, s/GB "
-                   "(ratio to the first column)\n")
-        out.append("| workload | " + " | ".join(labels) + " |")
-        out.append("|---|" + "---|" * len(labels))
-        for k in loads:
-            # gbps of a "wcpu" row is bytes / CPU seconds: s/GB is its inverse
-            inv = {lab: [1 / g if g else float("inf") for g in wcpu[lab][k]] for lab in labels}
-            cells = [cell(inv[lab], inv[base], lab == base) if inv[lab] else "–" for lab in labels]
-            out.append(f"| {k[0]} × 4K + {k[1]} × 2M | " + " | ".join(cells) + " |")
+    agg = OrderedDict()
+    for r in rows:
+        if r["folio_splits"] or r["pgmigrate_fail"]:
+            s = agg.setdefault((r["label"], r["table"]), [0, 0, 0])
+            s[0] += 1 if r["folio_splits"] else 0
+            s[1] += r["folio_splits"] or 0
+            s[2] += r["pgmigrate_fail"] or 0
+    if agg:
+        out.append("#### Folio splits and failed migrations during the moves (system-wide)\n")
+        out.append("| label | table | repetitions with splits | folios split | pgmigrate_fail |")
+        out.append("|---|---|---|---|---|")
+        for (lab, t), (nrep, n, f) in agg.items():
+            out.append(f"| {lab} | {t} | {nrep} | {n} | {f} |")
         out.append("")
+    else:
+        out.append("No folio was split and no page failed to migrate during any move.\n")
     return "\n".join(out)
 
 
@@ -168,33 +241,36 @@ def plot(rows, png, title):
     import matplotlib.pyplot as plt
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    labels, a = group(rows, "a", lambda r: r["folio_bytes"])
-    _, lim = group(rows, "limit", lambda r: r["threads"])
+    labels, a = group(rows, "a", lambda r: r["folio_size_B"], gbps)
+    _, lim = group(rows, "limit", lambda r: r["threads"], gbps)
+
+    def errbar(ax, xs, series, lab):
+        s = [summary(v) for v in series]
+        ax.errorbar(xs, [m for m, _, _ in s],
+                    yerr=[[m - lo for m, lo, _ in s], [hi - m for m, _, hi in s]],
+                    marker="o", capsize=3, label=lab)
+
     for lab in labels:
         sizes = sorted(a[lab])
-        ms = [stats(a[lab][s]) for s in sizes]
-        ax1.errorbar(range(len(sizes)), [m for m, _ in ms], yerr=[sd for _, sd in ms],
-                     marker="o", capsize=3, label=lab)
+        errbar(ax1, range(len(sizes)), [a[lab][s] for s in sizes], lab)
         ax1.set_xticks(range(len(sizes)), [size_name(s) for s in sizes])
     for lab in lim:
         for t in sorted(lim[lab]):
-            ax1.axhline(stats(lim[lab][t])[0], linestyle="--", linewidth=0.8, color="grey")
-            ax1.annotate(f"memcpy {t}T ({lab})", (0, stats(lim[lab][t])[0]), fontsize=7,
-                         va="bottom", color="grey")
+            m = summary(lim[lab][t])[0]
+            ax1.axhline(m, linestyle="--", linewidth=0.8, color="grey")
+            ax1.annotate(f"memcpy {t}T ({lab})", (0, m), fontsize=7, va="bottom", color="grey")
     ax1.set_xlabel("folio size")
-    ax1.set_ylabel("GB/s")
+    ax1.set_ylabel("GB/s (median, bars: min–max)")
     ax1.set_title("(a) move_pages by folio size")
     ax1.set_ylim(bottom=0)
     ax1.legend(fontsize=8)
-    labels, b = group(rows, "b", lambda r: r["nr_folios"])
+    labels, b = group(rows, "b", lambda r: r["folios"], gbps)
     for lab in labels:
         counts = sorted(b[lab])
-        ms = [stats(b[lab][c]) for c in counts]
-        ax2.errorbar(counts, [m for m, _ in ms], yerr=[sd for _, sd in ms],
-                     marker="o", capsize=3, label=lab)
+        errbar(ax2, counts, [b[lab][c] for c in counts], lab)
     ax2.set_xscale("log", base=2)
     ax2.set_xlabel("number of 2 MB folios")
-    ax2.set_ylabel("GB/s")
+    ax2.set_ylabel("GB/s (median, bars: min–max)")
     ax2.set_title("(b) 2 MB folios by count")
     ax2.set_ylim(bottom=0)
     ax2.legend(fontsize=8)
@@ -203,14 +279,146 @@ def plot(rows, png, title):
     fig.savefig(png, dpi=110)
 
 
-def main():
-    ap = argparse.ArgumentParser()
+# compare: the points of each table and the quantity read there
+POINTS = {
+    "limit": (lambda r: f"{r['threads']} threads", gbps, "GB/s"),
+    "a": (lambda r: size_name(r["folio_size_B"]), gbps, "GB/s"),
+    "b": (lambda r: f"{r['folios']} × 2M", gbps, "GB/s"),
+    "first": (lambda r: f"batch {r['batch_folios']}", first_ms, "ms"),
+    "w": (lambda r: wname(wkey(r)), gbps, "GB/s"),
+    "compaction": (lambda r: "node", lambda r: r["wall_s"], "s"),
+}
+
+
+def points(rows, label):
+    """(table, point, label) -> [values]; label None: every label."""
+    p = OrderedDict()
+    for r in rows:
+        if label is not None and r["label"] != label:
+            continue
+        if r["table"] not in POINTS:
+            continue
+        key_fn, val_fn, _ = POINTS[r["table"]]
+        p.setdefault((r["table"], key_fn(r), r["label"] if label is None else ""), []).append(val_fn(r))
+    return p
+
+
+def compare(a_path, b_path, label_a=None, label_b=None):
+    pa, pb = points(load(a_path), label_a), points(load(b_path), label_b)
+    name_a = f"{a_path}{f' [{label_a}]' if label_a else ''}"
+    name_b = f"{b_path}{f' [{label_b}]' if label_b else ''}"
+    out = [f"A: {name_a}", f"B: {name_b}", "",
+           "| table | point | label | unit | A median (min–max) | B median (min–max) "
+           "| B/A | B/A range |",
+           "|---|---|---|---|---|---|---|---|"]
+    common = [k for k in pa if k in pb]
+    for k in common:
+        a, b = pa[k], pb[k]
+        (ma, la, ha), (mb, lb, hb) = summary(a), summary(b)
+        unit = POINTS[k[0]][2]
+        out.append(f"| {k[0]} | {k[1]} | {k[2] or '–'} | {unit} | {fmt(a)} | {fmt(b)} "
+                   f"| {mb / ma:.3f} | {lb / ha:.3f}–{hb / la:.3f} |")
+    only = len(pa) + len(pb) - 2 * len(common)
+    if not common:
+        out.append("| (no point in common) | | | | | | | |")
+    if only:
+        out.append(f"\n{only} point(s) only in one of the two runs are not shown.")
+    return "\n".join(out), bool(common)
+
+
+PHASES = ("unmap_ns", "flush_ns", "copy_ns", "move_ns")
+
+
+def fmt_ms(values):
+    return f"{statistics.median(values) / 1e6:.2f} ({min(values) / 1e6:.2f}–{max(values) / 1e6:.2f})"
+
+
+def phases_markdown(rows, meta):
+    by = defaultdict(list)
+    for r in rows:
+        by[(int(r["folio_size_B"]), r["engine"])].append(r)
+    engines = list(dict.fromkeys(r["engine"] for r in rows))
+    sizes = sorted({int(r["folio_size_B"]) for r in rows})
+    out = ["# Migration time by phase (trace event mm_migrate_batch)", ""]
+    out += [f"- {k}: {v}" for k, v in meta]
+    out += ["",
+            "Milliseconds per move, median (min–max) over repetitions. "
+            "unmap includes allocating the destinations; move includes the "
+            "copy of every folio not copied ahead (all of them for cpu).",
+            ""]
+    for size in sizes:
+        out += [f"## {size_name(size)} folios", "",
+                "| engine | reps | batches/move | unmap | TLB flush | copy ahead | move | total "
+                "| copy GB/s | memcpy GB/s | copy / memcpy |",
+                "|---|---|---|---|---|---|---|---|---|---|---|"]
+        base_move = {r["rep"]: int(r["move_ns"]) for r in by.get((size, "mtcopy-1"), [])}
+        for e in engines:
+            rs = by.get((size, e), [])
+            if not rs:
+                continue
+            ph = {p: [int(r[p]) for r in rs] for p in PHASES}
+            total = [sum(int(r[p]) for p in PHASES) for r in rs]
+            nbytes = [int(r["folios"]) * size for r in rs]
+            memcpy = [int(r["memcpy_B"]) / float(r["memcpy_wall_s"]) / 1e9
+                      for r in rs if r["memcpy_wall_s"]]
+            if e == "cpu":
+                # The vanilla path copies inside the move phase: its copy
+                # is what the move phase takes beyond mtcopy-1's, whose
+                # move phase copies nothing, in the same repetition.
+                copy = [int(r["move_ns"]) - base_move[r["rep"]] for r in rs if r["rep"] in base_move]
+                note = " (est.)"
+            else:
+                copy = ph["copy_ns"]
+                note = ""
+            bw = [b / c for b, c in zip(nbytes, copy) if c > 0]
+            ratio = [g / m for g, m in zip(bw, memcpy) if m > 0]
+            cells = [e, str(len(rs)), f"{statistics.median(int(r['batches']) for r in rs):.0f}"]
+            cells += [fmt_ms(ph[p]) for p in PHASES]
+            cells.append(fmt_ms(total))
+            cells.append(f"{statistics.median(bw):.2f}{note}" if bw else "–")
+            cells.append(f"{statistics.median(memcpy):.2f}" if memcpy else "–")
+            cells.append(f"{statistics.median(ratio):.2f}" if ratio else "–")
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv):
+    if argv[:1] == ["compare"]:
+        ap = argparse.ArgumentParser(prog="results.py compare")
+        ap.add_argument("a")
+        ap.add_argument("b")
+        ap.add_argument("--label-a")
+        ap.add_argument("--label-b")
+        a = ap.parse_args(argv[1:])
+        text, any_common = compare(a.a, a.b, a.label_a, a.label_b)
+        print(text)
+        return 0 if any_common else 1
+    if argv[:1] == ["phases"]:
+        ap = argparse.ArgumentParser(prog="results.py phases")
+        ap.add_argument("csv")
+        ap.add_argument("--md")
+        ap.add_argument("--meta", action="append", default=[])
+        a = ap.parse_args(argv[1:])
+        with open(a.csv) as f:
+            rows = list(csv.DictReader(f))
+        if not rows:
+            raise SystemExit(f"results: {a.csv} has no rows")
+        md = phases_markdown(rows, [tuple(m.split("=", 1)) for m in a.meta])
+        print(md)
+        if a.md:
+            with open(a.md, "w") as f:
+                f.write(md + "\n")
+        return 0
+    if argv[:1] == ["render"]:
+        argv = argv[1:]
+    ap = argparse.ArgumentParser(prog="results.py [render]")
     ap.add_argument("csv")
     ap.add_argument("--md")
     ap.add_argument("--png")
     ap.add_argument("--title", default="migbench")
     ap.add_argument("--meta", action="append", default=[], help="KEY=VALUE line for the table header")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     rows = load(a.csv)
     meta = [tuple(m.split("=", 1)) for m in a.meta]
     md = markdown(rows, meta)
@@ -221,7 +429,8 @@ def main():
         print(md)
     if a.png:
         plot(rows, a.png, a.title)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""scripts/results.py computes mean ± sd and ratios from the CSV it is given."""
+"""scripts/results.py, the one renderer: medians, ranges and ratios from the
+CSV migbench writes, the compaction rows, splits, and compare."""
+import csv as csvmod
+import io
 import os
 import subprocess
+
+import pytest
 
 from conftest import TOP, run
 
@@ -9,56 +14,141 @@ RES = os.path.join(TOP, "scripts", "results.py")
 MB = os.path.join(TOP, "tools", "migbench", "migbench")
 
 
-def header():
+@pytest.fixture(scope="module")
+def cols():
     subprocess.run(["make", "-s", "-C", os.path.join(TOP, "tools")], check=True)
-    return run([MB, "--csv-header"]).stdout
+    return run([MB, "--csv-header"]).stdout.strip().split(",")
 
 
-def row(label, table, fb, nr, th, gbps, rep):
-    b = fb * nr if fb else 64 << 20
-    return f"{label},{table},{fb},{nr},{th},{b},{rep},{b / gbps / 1e9:.9f},{gbps}\n"
+def write(path, cols, rows):
+    """rows: dicts with some of the columns; the rest empty."""
+    buf = io.StringIO()
+    w = csvmod.DictWriter(buf, fieldnames=cols, restval="")
+    w.writeheader()
+    for r in rows:
+        w.writerow(r)
+    path.write_text(buf.getvalue())
 
 
-def test_tables_and_plot(tmp_path):
+def mv(label, table, fsize, nr, gbps, rep, **extra):
+    moved = fsize * nr
+    return dict(label=label, table=table, folio_size_B=fsize, folios=nr, moved_B=moved,
+                rep=rep, wall_s=f"{moved / gbps / 1e9:.9f}", folio_splits=0,
+                pgmigrate_fail=0, **extra)
+
+
+def test_one_quantity_per_column_with_units(cols):
+    for c in ("folio_size_B", "moved_B", "wall_s", "cpu_s", "first_unavailable_s",
+              "folio_splits", "pgmigrate_fail", "pages_migrated", "free_2M_blocks",
+              "hog_iterations"):
+        assert c in cols
+    assert "gbps" not in cols and "folio_bytes" not in cols and "seconds" not in cols
+
+
+def test_tables_medians_ranges_ratios_and_plot(tmp_path, cols):
     csv = tmp_path / "m.csv"
-    rows = header()
-    rows += row("vanilla", "a", 4096, 16384, 0, 1.0, 0) + row("vanilla", "a", 4096, 16384, 0, 3.0, 1)
-    rows += row("patched", "a", 4096, 16384, 0, 4.0, 0) + row("patched", "a", 4096, 16384, 0, 4.0, 1)
-    rows += row("vanilla", "b", 2 << 20, 8, 0, 0.5, 0)
-    rows += row("vanilla", "limit", 0, 0, 1, 0.3, 0) + row("vanilla", "limit", 0, 0, 2, 0.6, 0)
-    csv.write_text(rows)
+    write(csv, cols, [
+        mv("vanilla", "a", 4096, 16384, 1.0, 0), mv("vanilla", "a", 4096, 16384, 2.0, 1),
+        mv("vanilla", "a", 4096, 16384, 3.0, 2),
+        mv("patched", "a", 4096, 16384, 4.0, 0), mv("patched", "a", 4096, 16384, 4.0, 1),
+        mv("vanilla", "b", 2 << 20, 8, 0.5, 0),
+        dict(label="vanilla", table="limit", threads=1, moved_B=64 << 20, rep=0,
+             wall_s=(64 << 20) / 0.3e9),
+        dict(label="vanilla", table="limit", threads=2, moved_B=64 << 20, rep=0,
+             wall_s=(64 << 20) / 0.6e9),
+    ])
     md, png = tmp_path / "m.md", tmp_path / "m.png"
     r = run(["python3", RES, str(csv), "--md", str(md), "--png", str(png), "--meta", "kernel=x"])
     assert r.returncode == 0, r.stderr
     text = md.read_text()
-    assert "| vanilla | 2.000 ± 1.414 |" in text
-    assert "| patched | 4.000 ± 0.000 (2.00×) |" in text
-    assert "| 8 | 0.500 ± 0.000 |" in text
-    assert "| vanilla | 0.300 ± 0.000 | 0.600 ± 0.000 |" in text
+    assert "| vanilla | 2.000 (1.000–3.000) |" in text
+    assert "| patched | 4.000 (4.000–4.000) 2.00× |" in text
+    assert "| 8 | 0.500 |" in text
+    assert "| vanilla | 0.300 | 0.600 |" in text
     assert "| kernel | x |" in text
-    assert png.stat().st_size > 10000
-    assert png.read_bytes()[:4] == b"\x89PNG"
+    assert "No folio was split" in text
+    assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 10000
 
 
-def test_empty_csv_is_an_error(tmp_path):
+def test_empty_csv_is_an_error(tmp_path, cols):
     csv = tmp_path / "e.csv"
-    csv.write_text(header())
+    write(csv, cols, [])
     r = run(["python3", RES, str(csv)])
-    assert r.returncode != 0
-    assert "no rows" in r.stderr
+    assert r.returncode != 0 and "no rows" in r.stderr
 
 
-def test_workload_tables_bandwidth_and_cpu_per_gb(tmp_path):
+def test_workloads_bandwidth_and_cpu_per_gb(tmp_path, cols):
     csv = tmp_path / "w.csv"
     b = 1000 * 4096 + 24 * (2 << 20)
-    rows = header()
-    # "w" rows carry move seconds, "wcpu" rows the thread's CPU seconds
-    for label, secs, cpu in (("cpu", 0.2, 0.2), ("dcbm", 0.1, 0.02)):
-        rows += f"{label},w,24,1000,0,{b},0,{secs},{b / secs / 1e9}\n"
-        rows += f"{label},wcpu,24,1000,0,{b},0,{cpu},{b / cpu / 1e9}\n"
-    csv.write_text(rows)
+    write(csv, cols, [dict(label=lab, table="w", folios=1024, small_folios=1000,
+                           large_folios=24, moved_B=b, rep=0, wall_s=secs, cpu_s=cpu)
+                      for lab, secs, cpu in (("cpu", 0.2, 0.2), ("dcbm", 0.1, 0.02))])
     r = run(["python3", RES, str(csv)])
     assert r.returncode == 0, r.stderr
     gbs = b / 1e9
-    assert f"| 1000 × 4K + 24 × 2M | {gbs / 0.2:.3f} ± 0.000 | {gbs / 0.1:.3f} ± 0.000 (2.00×) |" in r.stdout
-    assert f"| 1000 × 4K + 24 × 2M | {0.2 / gbs:.3f} ± 0.000 | {0.02 / gbs:.3f} ± 0.000 (0.10×) |" in r.stdout
+    assert f"| 1000 × 4K + 24 × 2M | {gbs / 0.2:.3f} | {gbs / 0.1:.3f} 2.00× |" in r.stdout
+    assert f"| 1000 × 4K + 24 × 2M | {0.2 / gbs:.3f} | {0.02 / gbs:.3f} 0.10× |" in r.stdout
+
+
+def test_compaction_rows_and_splits_are_rendered(tmp_path, cols):
+    csv = tmp_path / "c.csv"
+    write(csv, cols, [
+        dict(label="cpu", table="compaction", rep=0, wall_s=2.0, cpu_s=1.5,
+             pages_migrated=30000, free_2M_blocks=400, hog_iterations=1000),
+        dict(label="dcbm-4", table="compaction", rep=0, wall_s=2.5, cpu_s=0.5,
+             pages_migrated=30000, free_2M_blocks=410, hog_iterations=3000),
+        mv("cpu", "a", 2 << 20, 32, 1.0, 0) | dict(folio_splits=3, pgmigrate_fail=0),
+    ])
+    r = run(["python3", RES, str(csv)])
+    assert r.returncode == 0, r.stderr
+    assert "| cpu | 1 | 2.00 | 30000.00 | 400.00 | 1.50 | 0.50 | 1000.00 |" in r.stdout
+    assert "| dcbm-4 | 1 | 2.50 |" in r.stdout
+    assert "| cpu | a | 1 | 3 | 0 |" in r.stdout
+
+
+def test_compare_two_runs(tmp_path, cols):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    write(a / "migbench.csv", cols, [mv("k", "a", 65536, 1024, g, i) for i, g in enumerate((1.0, 1.2, 0.8))])
+    write(b / "migbench.csv", cols, [mv("k", "a", 65536, 1024, g, i) for i, g in enumerate((2.0, 2.2, 1.8))]
+          + [mv("k", "b", 2 << 20, 4, 1.0, 0)])
+    r = run(["python3", RES, "compare", str(a), str(b)])
+    assert r.returncode == 0, r.stderr
+    assert "| a | 64K | k | GB/s | 1.000 (0.800–1.200) | 2.000 (1.800–2.200) | 2.000 | 1.500–2.750 |" in r.stdout
+    assert "1 point(s) only in one of the two runs" in r.stdout
+
+
+def test_compare_two_labels_of_one_file(tmp_path, cols):
+    f = tmp_path / "m.csv"
+    write(f, cols, [mv("vanilla", "b", 2 << 20, 1, 0.5, 0), mv("mtcopy-2", "b", 2 << 20, 1, 0.75, 0)])
+    r = run(["python3", RES, "compare", str(f), str(f), "--label-a", "vanilla", "--label-b", "mtcopy-2"])
+    assert r.returncode == 0, r.stderr
+    assert "| b | 1 × 2M | – | GB/s | 0.500 | 0.750 | 1.500 | 1.500–1.500 |" in r.stdout
+
+
+def test_compare_with_nothing_in_common_fails(tmp_path, cols):
+    f, g = tmp_path / "f.csv", tmp_path / "g.csv"
+    write(f, cols, [mv("x", "a", 4096, 10, 1.0, 0)])
+    write(g, cols, [mv("y", "b", 2 << 20, 1, 1.0, 0)])
+    r = run(["python3", RES, "compare", str(f), str(g)])
+    assert r.returncode == 1 and "no point in common" in r.stdout
+
+
+def test_phases_table(tmp_path):
+    """make bench-phases' CSV: medians per phase; cpu's copy estimated from
+    its move phase minus mtcopy-1's in the same repetition."""
+    f = tmp_path / "p.csv"
+    hdr = "rep,folio_size_B,engine,move_wall_s,batches,folios,unmap_ns,flush_ns,copy_ns,move_ns,memcpy_wall_s,memcpy_B\n"
+    rows = ""
+    for rep in (1, 2):
+        # 512 x 64K = 32 MiB; memcpy 32 MiB in 0.032 s = 1.048576 GB/s
+        rows += f"{rep},65536,cpu,0.2,1,512,1000000,50000,0,{100_000_000 + rep},0.032,33554432\n"
+        rows += f"{rep},65536,mtcopy-1,0.1,1,512,1000000,50000,40000000,{20_000_000 + rep},0.032,33554432\n"
+    f.write_text(hdr + rows)
+    r = run(["python3", RES, "phases", str(f), "--meta", "kernel=k"])
+    assert r.returncode == 0, r.stderr
+    assert "## 64K folios" in r.stdout and "- kernel: k" in r.stdout
+    # cpu: copy = 80 ms -> 33554432 / 80e6 ns = 0.42 GB/s, memcpy 1.05
+    assert "| cpu | 2 | 1 | 1.00 (1.00–1.00) | 0.05 (0.05–0.05) | 0.00 (0.00–0.00) | 100.00 (100.00–100.00) | 101.05 (101.05–101.05) | 0.42 (est.) | 1.05 | 0.40 |" in r.stdout
+    assert "| mtcopy-1 | 2 | 1 | 1.00 (1.00–1.00) | 0.05 (0.05–0.05) | 40.00 (40.00–40.00) | 20.00 (20.00–20.00) | 61.05 (61.05–61.05) | 0.84 | 1.05 | 0.80 |" in r.stdout

@@ -330,3 +330,52 @@ unsigned long parse_size(const char *s)
 		fatal(EXIT_USAGE, "bad size '%s'", s);
 	return v;
 }
+
+/* ---- folio splits and failed migrations, system-wide ---- */
+
+static unsigned long read_ulong(const char *path)
+{
+	unsigned long v = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+void mm_counters_read(struct mm_counters *c)
+{
+	char path[160], name[64];
+	unsigned long v;
+	unsigned int kb;
+	FILE *f;
+
+	c->splits = 0;
+	for (kb = 8; kb <= 2048; kb *= 2) {
+		snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/stats/split", kb);
+		c->splits += read_ulong(path);
+	}
+	c->pgmigrate_fail = 0;
+	f = fopen("/proc/vmstat", "r");
+	if (!f)
+		return;
+	while (fscanf(f, "%63s %lu", name, &v) == 2) {
+		if (!strcmp(name, "pgmigrate_fail")) {
+			c->pgmigrate_fail = v;
+			break;
+		}
+	}
+	fclose(f);
+}
+
+void mm_counters_since(struct mm_counters *c, const struct mm_counters *before)
+{
+	struct mm_counters now;
+
+	mm_counters_read(&now);
+	c->splits = now.splits - before->splits;
+	c->pgmigrate_fail = now.pgmigrate_fail - before->pgmigrate_fail;
+}

@@ -43,4 +43,18 @@ char *alloc_on(unsigned long len, int node, unsigned long fsize);
 /* "4096", "16K", "2M", "1GiB": bytes; exits EXIT_USAGE if malformed */
 unsigned long parse_size(const char *s);
 
+/*
+ * System-wide counters around a move: large folios split (the per-size
+ * mTHP stats/split, 8K..2M) and pages that failed to migrate
+ * (pgmigrate_fail in /proc/vmstat). A counter the kernel does not have
+ * reads 0.
+ */
+struct mm_counters {
+	unsigned long splits;
+	unsigned long pgmigrate_fail;
+};
+void mm_counters_read(struct mm_counters *c);
+/* @c = the counters now minus @before */
+void mm_counters_since(struct mm_counters *c, const struct mm_counters *before);
+
 #endif

@@ -13,6 +13,13 @@
  * and with N threads, measured the same way, so each table can be read
  * against what the machine can copy at all.
  *
+ * migbench measures and checks; it does not summarise. Each repetition is
+ * one line on stdout and, with --csv, one CSV row: one quantity per column,
+ * the unit in the column's name (see CSV_HEADER). scripts/results.py turns
+ * the CSV into tables and plots, and compares two runs. Around every move
+ * it also records the large folios split (mTHP stats/split) and the pages
+ * that failed to migrate (pgmigrate_fail), system-wide.
+ *
  * Every measurement is checked: before the move, each folio must have
  * exactly the asked size (from /proc/self/pagemap + /proc/kpageflags); after
  * the move, every base page must be on DST, still in a folio of that size,
@@ -24,7 +31,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <numaif.h>
 #include <pthread.h>
 #include <signal.h>
@@ -114,8 +120,9 @@ static void check_moved(long ret, const int *status, unsigned long nr)
  * With @first_gap, also how long the first folio was unavailable.
  */
 static double measure_move(unsigned long fsize, unsigned long nr, int rep,
-			   double *first_gap)
+			   double *first_gap, struct mm_counters *mc)
 {
+	struct mm_counters before;
 	struct watch w = { 0 };
 	pthread_t watcher;
 	unsigned long len = fsize * nr, i;
@@ -144,9 +151,11 @@ static double measure_move(unsigned long fsize, unsigned long nr, int rep,
 			fatal(EXIT_SYS, "pthread_create");
 		usleep(2000);
 	}
+	mm_counters_read(&before);
 	t0 = now();
 	ret = move_pages(0, nr, pages, nodes, status, MPOL_MF_MOVE);
 	t1 = now();
+	mm_counters_since(mc, &before);
 	if (first_gap) {
 		usleep(2000);
 		atomic_store(&w.stop, true);
@@ -183,8 +192,9 @@ static double thread_cpu(void)
  * that call, that is what the migration cost the migrating task itself.
  */
 static double measure_mix(unsigned long n_small, unsigned long n_large,
-			  int rep, double *cpu)
+			  int rep, double *cpu, struct mm_counters *mc)
 {
+	struct mm_counters before;
 	unsigned long ls = n_small * PAGE_SZ, ll = n_large * PMD_SZ;
 	unsigned long nr = n_small + n_large, i, s = 0, l = 0;
 	uint64_t seed = (n_small << 32) ^ (n_large << 8) ^ rep;
@@ -214,11 +224,13 @@ static double measure_mix(unsigned long n_small, unsigned long n_large,
 		nodes[i] = opt.dst;
 		status[i] = INT_MIN;
 	}
+	mm_counters_read(&before);
 	c0 = thread_cpu();
 	t0 = now();
 	ret = move_pages(0, nr, pages, nodes, status, MPOL_MF_MOVE);
 	t1 = now();
 	c1 = thread_cpu();
+	mm_counters_since(mc, &before);
 	check_moved(ret, status, nr);
 	check_node(big, ll, opt.dst);
 	check_node(small, ls, opt.dst);
@@ -287,130 +299,133 @@ static double measure_copy(int threads, unsigned long len)
 	return t1 - t0;
 }
 
-/* ---- statistics and output ---- */
+/* ---- output: one line and one CSV row per repetition ---- */
 
-struct stat_acc {
-	double sum, sumsq;
-	int n;
+#define CSV_HEADER "label,table,folio_size_B,folios,small_folios,large_folios," \
+	"batch_folios,threads,moved_B,rep,wall_s,cpu_s,first_unavailable_s," \
+	"folio_splits,pgmigrate_fail,pages_migrated,free_2M_blocks,hog_iterations"
+
+/* One repetition; a field that does not apply is 0 (a time: < 0). */
+struct row {
+	const char *table;
+	unsigned long folio_size, folios, small, large, batch;
+	int threads;
+	unsigned long bytes;
+	int rep;
+	double wall, cpu, first;
+	const struct mm_counters *mc;
 };
 
-static void acc_add(struct stat_acc *a, double v)
+static void csv_ulong(unsigned long v)
 {
-	a->sum += v;
-	a->sumsq += v * v;
-	a->n++;
+	if (v)
+		fprintf(csv, ",%lu", v);
+	else
+		fputc(',', csv);
 }
 
-static double acc_mean(const struct stat_acc *a)
+static void csv_secs(double v)
 {
-	return a->n ? a->sum / a->n : 0;
+	if (v >= 0)
+		fprintf(csv, ",%.6f", v);
+	else
+		fputc(',', csv);
 }
 
-static double acc_sd(const struct stat_acc *a)
+static void emit(const struct row *r)
 {
-	double m = acc_mean(a), v;
-
-	if (a->n < 2)
-		return 0;
-	v = (a->sumsq - a->n * m * m) / (a->n - 1);
-	return v > 0 ? sqrt(v) : 0;
-}
-
-static void csv_row(const char *table, unsigned long fsize, unsigned long nr,
-		    int threads, unsigned long bytes, int rep, double secs)
-{
+	printf("%-5s size %lu x %lu (4K %lu, 2M %lu) batch %lu threads %d rep %d: %.6f s, %.3f GB/s",
+	       r->table, r->folio_size, r->folios, r->small, r->large, r->batch,
+	       r->threads, r->rep, r->wall, r->bytes / r->wall / 1e9);
+	if (r->cpu >= 0)
+		printf(", cpu %.6f s", r->cpu);
+	if (r->first >= 0)
+		printf(", first folio unavailable %.3f ms", r->first * 1e3);
+	if (r->mc)
+		printf(", splits %lu, pgmigrate_fail %lu", r->mc->splits, r->mc->pgmigrate_fail);
+	printf("\n");
+	fflush(stdout);
 	if (!csv)
 		return;
-	fprintf(csv, "%s,%s,%lu,%lu,%d,%lu,%d,%.6f,%.4f\n", opt.label, table,
-		fsize, nr, threads, bytes, rep, secs, bytes / secs / 1e9);
-	fflush(csv);
-}
-
-static const char *size_name(unsigned long s, char *buf, size_t len)
-{
-	if (s >= (1UL << 20) && !(s % (1UL << 20)))
-		snprintf(buf, len, "%luM", s >> 20);
+	fprintf(csv, "%s,%s", opt.label, r->table);
+	csv_ulong(r->folio_size);
+	csv_ulong(r->folios);
+	csv_ulong(r->small);
+	csv_ulong(r->large);
+	csv_ulong(r->batch);
+	csv_ulong(r->threads);
+	csv_ulong(r->bytes);
+	fprintf(csv, ",%d", r->rep);
+	csv_secs(r->wall);
+	csv_secs(r->cpu);
+	csv_secs(r->first);
+	/* the last three columns are the compaction rows' (bench/dma.sh) */
+	if (r->mc)
+		fprintf(csv, ",%lu,%lu,,,\n", r->mc->splits, r->mc->pgmigrate_fail);
 	else
-		snprintf(buf, len, "%luK", s >> 10);
-	return buf;
+		fprintf(csv, ",,,,,\n");
+	fflush(csv);
 }
 
 static void table_a(void)
 {
-	struct stat_acc acc[MAX_LIST] = { 0 };
-	char name[24];
+	struct mm_counters mc;
 	int s, r;
 
 	for (s = 0; s < opt.nr_sizes; s++) {
 		unsigned long fsize = opt.sizes[s], nr = opt.total / fsize;
 
 		for (r = 0; r < opt.reps; r++) {
-			double t = measure_move(fsize, nr, r, NULL);
+			double t = measure_move(fsize, nr, r, NULL, &mc);
 
-			acc_add(&acc[s], nr * fsize / t / 1e9);
-			csv_row("a", fsize, nr, 0, nr * fsize, r, t);
+			emit(&(struct row){ .table = "a", .folio_size = fsize,
+				.folios = nr, .bytes = nr * fsize, .rep = r,
+				.wall = t, .cpu = -1, .first = -1, .mc = &mc });
 		}
 	}
-	printf("\n### (a) move_pages(2) throughput by folio size, GB/s (mean ± sd, %lu MiB per move)\n\n|",
-	       opt.total >> 20);
-	printf(" label |");
-	for (s = 0; s < opt.nr_sizes; s++)
-		printf(" %s |", size_name(opt.sizes[s], name, sizeof(name)));
-	printf("\n|---|");
-	for (s = 0; s < opt.nr_sizes; s++)
-		printf("---|");
-	printf("\n| %s |", opt.label);
-	for (s = 0; s < opt.nr_sizes; s++)
-		printf(" %.3f ± %.3f |", acc_mean(&acc[s]), acc_sd(&acc[s]));
-	printf("\n");
 }
 
 static void table_b(void)
 {
-	struct stat_acc acc;
+	struct mm_counters mc;
 	int c, r;
 
-	printf("\n### (b) move_pages(2) throughput of 2 MB folios by count, GB/s (mean ± sd)\n\n");
-	printf("| folios | %s |\n|---|---|\n", opt.label);
 	for (c = 0; c < opt.nr_counts; c++) {
 		unsigned long nr = opt.counts[c];
 
-		memset(&acc, 0, sizeof(acc));
 		for (r = 0; r < opt.reps; r++) {
-			double t = measure_move(PMD_SZ, nr, r, NULL);
+			double t = measure_move(PMD_SZ, nr, r, NULL, &mc);
 
-			acc_add(&acc, nr * PMD_SZ / t / 1e9);
-			csv_row("b", PMD_SZ, nr, 0, nr * PMD_SZ, r, t);
+			emit(&(struct row){ .table = "b", .folio_size = PMD_SZ,
+				.folios = nr, .bytes = nr * PMD_SZ, .rep = r,
+				.wall = t, .cpu = -1, .first = -1, .mc = &mc });
 		}
-		printf("| %lu | %.3f ± %.3f |\n", nr, acc_mean(&acc), acc_sd(&acc));
 	}
 }
 
+/* The mixed workloads of DSA-2LM, in one move_pages(2) call each */
 static void table_w(void)
 {
-	static const struct { const char *name; unsigned long small, large; } w[] = {
-		{ "A: 1023 x 4K + 1 x 2M", 1023, 1 },
-		{ "B: 1000 x 4K + 24 x 2M", 1000, 24 },
+	static const struct { unsigned long small, large; } w[] = {
+		{ 1023, 1 },	/* A */
+		{ 1000, 24 },	/* B */
 	};
+	struct mm_counters mc;
 	unsigned int k;
 	int r;
 
-	printf("\n### (w) DSA-2LM workloads, one move_pages(2) call: GB/s and the migrating thread's CPU seconds per GB (mean ± sd)\n\n");
-	printf("| workload | %s GB/s | %s CPU s/GB |\n|---|---|---|\n", opt.label, opt.label);
 	for (k = 0; k < sizeof(w) / sizeof(w[0]); k++) {
 		unsigned long bytes = w[k].small * PAGE_SZ + w[k].large * PMD_SZ;
-		struct stat_acc bw = { 0 }, cpu = { 0 };
 
 		for (r = 0; r < opt.reps; r++) {
-			double c, t = measure_mix(w[k].small, w[k].large, r, &c);
+			double c, t = measure_mix(w[k].small, w[k].large, r, &c, &mc);
 
-			acc_add(&bw, bytes / t / 1e9);
-			acc_add(&cpu, c / (bytes / 1e9));
-			csv_row("w", w[k].large, w[k].small, 0, bytes, r, t);
-			csv_row("wcpu", w[k].large, w[k].small, 0, bytes, r, c);
+			emit(&(struct row){ .table = "w",
+				.folios = w[k].small + w[k].large,
+				.small = w[k].small, .large = w[k].large,
+				.bytes = bytes, .rep = r, .wall = t, .cpu = c,
+				.first = -1, .mc = &mc });
 		}
-		printf("| %s | %.3f ± %.3f | %.2f ± %.2f |\n", w[k].name,
-		       acc_mean(&bw), acc_sd(&bw), acc_mean(&cpu), acc_sd(&cpu));
 	}
 }
 
@@ -420,18 +435,18 @@ static void table_w(void)
 /*
  * First-folio latency: 32 2 MB folios moved with batch_max set to 1, 2, 4,
  * ... folios per batch; how long the first folio of the first batch is
- * unavailable, and the throughput of the whole move.
+ * unavailable, and the time of the whole move.
  */
 static void table_first(void)
 {
-	struct stat_acc gap, bw;
+	struct mm_counters mc;
 	char saved[32] = "", val[32];
 	int b, r, fd;
 	ssize_t n;
 
 	fd = open(BATCH_MAX_PATH, O_RDONLY);
 	if (fd < 0) {
-		printf("\n### first-folio latency: skipped (%s: %s; not a memaccel kernel)\n",
+		printf("first-folio latency: skipped (%s: %s; not a memaccel kernel)\n",
 		       BATCH_MAX_PATH, strerror(errno));
 		return;
 	}
@@ -440,25 +455,17 @@ static void table_first(void)
 	if (n <= 0)
 		fatal(EXIT_SYS, "read %s", BATCH_MAX_PATH);
 	saved[n] = '\0';
-	printf("\n### First-folio latency: %d x 2 MB folios moved, by folios per batch (mean ± sd)\n\n",
-	       FIRST_NR);
-	printf("| folios per batch | first folio unavailable, ms | move GB/s |\n|---|---|---|\n");
 	for (b = 0; b < opt.nr_batches; b++) {
 		snprintf(val, sizeof(val), "%lu", opt.batches[b] * (PMD_SZ / PAGE_SZ));
 		write_str(BATCH_MAX_PATH, val);
-		memset(&gap, 0, sizeof(gap));
-		memset(&bw, 0, sizeof(bw));
 		for (r = 0; r < opt.reps; r++) {
-			double g, t = measure_move(PMD_SZ, FIRST_NR, r, &g);
+			double g, t = measure_move(PMD_SZ, FIRST_NR, r, &g, &mc);
 
-			acc_add(&gap, g * 1e3);
-			acc_add(&bw, FIRST_NR * PMD_SZ / t / 1e9);
-			csv_row("first", PMD_SZ, opt.batches[b], 0, PMD_SZ, r, g);
-			csv_row("firstmove", PMD_SZ, opt.batches[b], 0,
-				FIRST_NR * PMD_SZ, r, t);
+			emit(&(struct row){ .table = "first", .folio_size = PMD_SZ,
+				.folios = FIRST_NR, .batch = opt.batches[b],
+				.bytes = FIRST_NR * PMD_SZ, .rep = r, .wall = t,
+				.cpu = -1, .first = g, .mc = &mc });
 		}
-		printf("| %lu | %.2f ± %.2f | %.3f ± %.3f |\n", opt.batches[b],
-		       acc_mean(&gap), acc_sd(&gap), acc_mean(&bw), acc_sd(&bw));
 	}
 	write_str(BATCH_MAX_PATH, saved);
 }
@@ -467,19 +474,14 @@ static void table_limit(void)
 {
 	int tlist[2] = { 1, opt.threads }, i, r, n = opt.threads > 1 ? 2 : 1;
 
-	printf("\n### copy limit: memcpy node %d -> node %d, GB/s (mean ± sd, %lu MiB)\n\n",
-	       opt.src, opt.dst, opt.total >> 20);
-	printf("| threads | GB/s |\n|---|---|\n");
 	for (i = 0; i < n; i++) {
-		struct stat_acc acc = { 0 };
-
 		for (r = 0; r < opt.reps; r++) {
 			double t = measure_copy(tlist[i], opt.total);
 
-			acc_add(&acc, opt.total / t / 1e9);
-			csv_row("limit", 0, 0, tlist[i], opt.total, r, t);
+			emit(&(struct row){ .table = "limit", .threads = tlist[i],
+				.bytes = opt.total, .rep = r, .wall = t,
+				.cpu = -1, .first = -1 });
 		}
-		printf("| %d | %.3f ± %.3f |\n", tlist[i], acc_mean(&acc), acc_sd(&acc));
 	}
 }
 
@@ -517,8 +519,9 @@ static void usage(FILE *f)
 		"  --src N --dst N  source and destination node [0, 1]\n"
 		"  --threads N      threads for the multi-threaded copy limit [online CPUs]\n"
 		"  --tables LIST    any of a,b,limit,first,w [a,b,limit,first]\n"
-		"  --label NAME     row label in tables and CSV [this kernel's release]\n"
-		"  --csv FILE       append raw per-repetition rows to FILE\n"
+		"  --label NAME     row label in the CSV [this kernel's release]\n"
+		"  --csv FILE       append one row per repetition to FILE (scripts/results.py\n"
+		"                   makes tables and plots of it)\n"
 		"  --csv-header     print the CSV header line and exit\n"
 		"test-only:\n"
 		"  --inject-corrupt flip a byte after each move (verification must fail)\n"
@@ -548,8 +551,6 @@ static void parse_tables(const char *s)
 	if (!opt.do_a && !opt.do_b && !opt.do_limit && !opt.do_first && !opt.do_w)
 		fatal(EXIT_USAGE, "--tables: nothing selected in '%s'", s);
 }
-
-#define CSV_HEADER "label,table,folio_bytes,nr_folios,threads,bytes,rep,seconds,gbps"
 
 int main(int argc, char **argv)
 {
@@ -658,6 +659,6 @@ int main(int argc, char **argv)
 		table_first();
 	if (opt.do_w)
 		table_w();
-	printf("\nmigbench: all moves verified (folio sizes, placement, data)\n");
+	printf("migbench: all moves verified (folio sizes, placement, data)\n");
 	return 0;
 }

@@ -14,8 +14,11 @@
  * --settle MS every page gets new contents after the last move and the
  * check comes MS milliseconds later, so that a late write of old data (a
  * DMA engine completing after its timeout) into a page in use is caught.
- * Folio
- * sizes are checked before the moves only: migration may split a folio.
+ * Folio sizes are checked before the moves. A migration splits a large
+ * folio when the target node has no free block of its order; the large
+ * folios split system-wide during the moves (mTHP stats/split) and the
+ * pages that failed to migrate (pgmigrate_fail) are reported, and where
+ * memory is ample a split is a failed check unless --allow-splits.
  *
  * --fragment mode: fill --total of base pages on SRC, free every other
  * page, create the --ready file and wait for SIGUSR1 (meanwhile, for
@@ -51,7 +54,7 @@ static const unsigned long all_sizes[] = {
 
 static struct {
 	unsigned long size, total;
-	bool mixed, fragment, strict;
+	bool mixed, fragment, strict, allow_splits;
 	int src, dst, moves, writers, readers, settle_ms;
 	const char *ready;
 } opt = { .size = 4096, .total = 16 << 20, .src = 0, .dst = 1, .moves = 4 };
@@ -70,6 +73,7 @@ static char **folio_addr;	/* every folio's first page, in move order */
 static unsigned long nr_folios;
 static atomic_bool stop;
 static atomic_ulong reader_checks;
+static struct mm_counters moved_counters;	/* summed over the moves */
 
 static uint64_t *slot(unsigned long page, int w)
 {
@@ -177,6 +181,7 @@ static unsigned long move_all(int node)
 {
 	int *nodes = malloc(nr_folios * sizeof(int));
 	int *status = malloc(nr_folios * sizeof(int));
+	struct mm_counters before, mc;
 	unsigned long i, missed = 0;
 	long ret;
 
@@ -186,10 +191,14 @@ static unsigned long move_all(int node)
 		nodes[i] = node;
 		status[i] = INT_MIN;
 	}
+	mm_counters_read(&before);
 	ret = move_pages(0, nr_folios, (void **)folio_addr, nodes, status,
 			 MPOL_MF_MOVE);
 	if (ret < 0)
 		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
+	mm_counters_since(&mc, &before);
+	moved_counters.splits += mc.splits;
+	moved_counters.pgmigrate_fail += mc.pgmigrate_fail;
 	for (i = 0; i < nr_folios; i++)
 		if (status[i] != node)
 			missed++;
@@ -281,9 +290,13 @@ static int run_moves(void)
 		if (!page_intact(p, &bad))
 			fatal(EXIT_CHECK, "page %lu corrupt at +%lu after moves", p, bad);
 	}
-	printf("migcheck: ok: %lu folios, %lu pages in %d segment(s), %d moves, %d writers, %d readers (%lu reader checks), %lu folio moves not done\n",
+	if (moved_counters.splits && !opt.allow_splits)
+		fatal(EXIT_CHECK, "%lu large folios split during the moves (pgmigrate_fail +%lu): with memory to spare none should (--allow-splits where the target may lack free blocks)",
+		      moved_counters.splits, moved_counters.pgmigrate_fail);
+	printf("migcheck: ok: %lu folios, %lu pages in %d segment(s), %d moves, %d writers, %d readers (%lu reader checks), %lu folio moves not done, %lu folios split, pgmigrate_fail +%lu\n",
 	       nr_folios, nr_pages, nr_segs, opt.moves, opt.writers, opt.readers,
-	       atomic_load(&reader_checks), missed);
+	       atomic_load(&reader_checks), missed, moved_counters.splits,
+	       moved_counters.pgmigrate_fail);
 	return 0;
 }
 
@@ -329,7 +342,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: migcheck [--size BYTES | --mixed] [--total BYTES] [--src N] [--dst N]\n"
 		"                [--moves N] [--writers N] [--readers N] [--strict-moves]\n"
-		"                [--settle MS]\n"
+		"                [--settle MS] [--allow-splits]\n"
 		"       migcheck --fragment --ready FILE [--total BYTES] [--src N]\n");
 	exit(EXIT_USAGE);
 }
@@ -349,6 +362,9 @@ int main(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--strict-moves")) {
 			opt.strict = true;
+			continue;
+		} else if (!strcmp(a, "--allow-splits")) {
+			opt.allow_splits = true;
 			continue;
 		}
 		if (!v)
