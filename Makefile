@@ -6,7 +6,7 @@ FLAVOR ?= test
 # The harness's Python packages (pytest, virtme-ng) live in a venv (setup.sh).
 export PATH := $(TOP)/build/venv/bin:$(PATH)
 
-.PHONY: all help lint demo test setup kernel-tree kernel tools selftests \
+.PHONY: all help lint demo test test-full setup kernel-tree kernel tools selftests \
 	check-series export-patches bisect-check bench-phases vm-shell \
 	host-tests clean
 
@@ -25,6 +25,10 @@ demo:
 ## Set-up, build, every test; one summary line; non-zero on any failure.
 test:
 	@scripts/test.sh
+
+## make test plus what does not fit its hour: split_huge_page_test, 5-min storms, every mm selftest category under mtcopy-1/2 and dcbm-1/8.
+test-full:
+	@MEMACCEL_TEST_FULL=1 scripts/test.sh
 
 ## Install the Debian packages and the Python venv (build/venv).
 setup:

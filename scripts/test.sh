@@ -18,6 +18,12 @@ t0=$(date +%s)
 step() { echo "== $* ($(( $(date +%s) - t0 ))s)"; }
 die() { echo "test: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
+if [ "${MEMACCEL_TEST_FULL:-0}" = 1 ]; then
+	# make test-full: split_huge_page_test (over 10 min under TCG), the
+	# storms five times longer, and the selftests under more engines.
+	export MEMACCEL_SLOW_SELFTESTS=1 MEMACCEL_STORM_SECONDS=${MEMACCEL_STORM_SECONDS:-300}
+	export MEMACCEL_VM_TIMEOUT=${MEMACCEL_VM_TIMEOUT:-10800} MEMACCEL_TEST_TIMEOUT=${MEMACCEL_TEST_TIMEOUT:-3600}
+fi
 step setup
 scripts/setup.sh || die "setup failed"
 step kernel tree
@@ -39,6 +45,12 @@ step series hygiene
 scripts/series.sh tap >"$out/series.tap" 2>&1
 cat "$out/series.tap"
 
+# The guest does not inherit our environment: pass the knobs it reads.
+guest_env=()
+for v in MEMACCEL_STORM_SECONDS MEMACCEL_SLOW_SELFTESTS MEMACCEL_TEST_TIMEOUT \
+	MEMACCEL_MO_ENGINES; do
+	[ -n "${!v:-}" ] && guest_env+=("$v=${!v}")
+done
 vm_tests() {
 	local topo=$1
 	shift
@@ -47,7 +59,7 @@ vm_tests() {
 	step "VM $topo: $*"
 	scripts/vm-run --topology "$topo" --xdir "$x" \
 		--rwdir build/kselftest --timeout "${MEMACCEL_VM_TIMEOUT:-2400}" -- \
-		env MEMACCEL_TOPOLOGY="$topo" tests/vm/run.sh "$x/ktap" "$@"
+		env MEMACCEL_TOPOLOGY="$topo" "${guest_env[@]}" tests/vm/run.sh "$x/ktap" "$@"
 	local rc=$? why
 	mkdir -p "$x/ktap"
 	case $rc in
@@ -83,11 +95,18 @@ vm_tests 2node topology migbench kunit offload eligibility storm dma mo-selftest
 # (every batch split), migration under mtcopy with 1 and 2 threads, and
 # migration, thp, cow and ksm under dcbm on 4 swdma channels (every folio
 # by DMA).
+# Every engine meets every category at least once.
+cats=(migration ksm ksm_numa thp cow)
 mm=()
-for c in migration ksm ksm_numa thp cow; do mm+=("mm:$c"); done
-for c in migration ksm ksm_numa thp cow; do mm+=("mm:$c@mtcopy-4"); done
+for c in "${cats[@]}"; do mm+=("mm:$c" "mm:$c@mtcopy-4" "mm:$c@dcbm-4"); done
 mm+=(mm:migration@mtcopy-1 mm:migration@mtcopy-2)
-for c in migration thp cow ksm; do mm+=("mm:$c@dcbm-4"); done
+# make test-full: what does not fit in make test's hour, every category
+# under the other thread and channel counts too.
+if [ "${MEMACCEL_TEST_FULL:-0}" = 1 ]; then
+	for e in mtcopy-1 mtcopy-2 dcbm-1 dcbm-8; do
+		for c in "${cats[@]}"; do mm+=("mm:$c@$e"); done
+	done
+fi
 vm_tests 2node-4cpu topology "${mm[@]}"
 vm_tests 4node topology offload
 
