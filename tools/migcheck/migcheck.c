@@ -14,11 +14,14 @@
  * --settle MS every page gets new contents after the last move and the
  * check comes MS milliseconds later, so that a late write of old data (a
  * DMA engine completing after its timeout) into a page in use is caught.
- * Folio sizes are checked before the moves. A migration splits a large
- * folio when the target node has no free block of its order; the large
- * folios split system-wide during the moves (mTHP stats/split) and the
- * pages that failed to migrate (pgmigrate_fail) are reported, and where
- * memory is ample a split is a failed check unless --allow-splits.
+ * Folio sizes are checked before the moves. The large folios split
+ * system-wide during each move (mTHP stats/split) and the pages that
+ * failed to migrate (pgmigrate_fail) are reported. A split during the
+ * first move, where every folio is moved for the first time and memory is
+ * ample, is a failed check unless --allow-splits. Later moves are only
+ * reported: 6.12.117, vanilla and patched alike, splits every mTHP folio
+ * (order 2..8) that is itself the product of a migration when it migrates
+ * again (docs/testing.md).
  *
  * --fragment mode: fill --total of base pages on SRC, free every other
  * page, create the --ready file and wait for SIGUSR1 (meanwhile, for
@@ -74,6 +77,7 @@ static unsigned long nr_folios;
 static atomic_bool stop;
 static atomic_ulong reader_checks;
 static struct mm_counters moved_counters;	/* summed over the moves */
+static unsigned long first_move_splits;
 
 static uint64_t *slot(unsigned long page, int w)
 {
@@ -197,6 +201,9 @@ static unsigned long move_all(int node)
 	if (ret < 0)
 		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
 	mm_counters_since(&mc, &before);
+	if (mc.splits || mc.pgmigrate_fail)
+		printf("migcheck: move to node %d: %lu large folios split, pgmigrate_fail +%lu\n",
+		       node, mc.splits, mc.pgmigrate_fail);
 	moved_counters.splits += mc.splits;
 	moved_counters.pgmigrate_fail += mc.pgmigrate_fail;
 	for (i = 0; i < nr_folios; i++)
@@ -263,7 +270,11 @@ static int run_moves(void)
 	for (m = 0; m < opt.moves; m++) {
 		int node = m % 2 ? opt.src : opt.dst;
 
+		struct mm_counters before = moved_counters;
+
 		missed += move_all(node);
+		if (m == 0)
+			first_move_splits = moved_counters.splits - before.splits;
 		/*
 		 * Only the node: a migration may legitimately split a large
 		 * folio (no free block of its order on the target node).
@@ -290,9 +301,9 @@ static int run_moves(void)
 		if (!page_intact(p, &bad))
 			fatal(EXIT_CHECK, "page %lu corrupt at +%lu after moves", p, bad);
 	}
-	if (moved_counters.splits && !opt.allow_splits)
-		fatal(EXIT_CHECK, "%lu large folios split during the moves (pgmigrate_fail +%lu): with memory to spare none should (--allow-splits where the target may lack free blocks)",
-		      moved_counters.splits, moved_counters.pgmigrate_fail);
+	if (first_move_splits && !opt.allow_splits)
+		fatal(EXIT_CHECK, "%lu large folios split during the first move (pgmigrate_fail +%lu): with memory to spare none should (--allow-splits where the target may lack free blocks)",
+		      first_move_splits, moved_counters.pgmigrate_fail);
 	printf("migcheck: ok: %lu folios, %lu pages in %d segment(s), %d moves, %d writers, %d readers (%lu reader checks), %lu folio moves not done, %lu folios split, pgmigrate_fail +%lu\n",
 	       nr_folios, nr_pages, nr_segs, opt.moves, opt.writers, opt.readers,
 	       atomic_load(&reader_checks), missed, moved_counters.splits,
