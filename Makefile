@@ -26,7 +26,7 @@ demo:
 test:
 	@scripts/test.sh
 
-## make test plus what does not fit its hour: split_huge_page_test, 5-min storms, every mm selftest category under mtcopy-1/2 and dcbm-1/8.
+## make test plus what does not fit its hour: split_huge_page_test, 300 s storms, every mm selftest category under mtcopy-1/2 and dcbm-1/8.
 test-full:
 	@MEMACCEL_TEST_FULL=1 scripts/test.sh
 
@@ -74,7 +74,7 @@ host-tests: setup tools
 lint: setup
 	@scripts/lint.sh
 
-## Interactive shell in the 2-node VM (TOPOLOGY=4node for the other one).
+## Interactive shell in the 2-node VM (TOPOLOGY=2node-4cpu or 4node for the others).
 vm-shell:
 	@scripts/vm-run --shell --kernel build/kbuild-$(FLAVOR) --topology $(or $(TOPOLOGY),2node)
 

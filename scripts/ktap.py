@@ -8,7 +8,8 @@ Counts every leaf result line ("ok N name", "not ok N name", "# SKIP"
 directives) at any nesting depth; a result line that has subtests is counted
 through its subtests only. pytest JUnit XML files add their cases. A stream
 that announces a plan ("1..N") but reports fewer results counts the missing
-ones as failed, so a crashed or truncated run cannot pass. "Bail out! REASON"
+ones as failed, so a crashed or truncated run cannot pass, and results
+beyond the plan are one failure. "Bail out! REASON"
 (a set-up that failed) is one failure, whatever the plan; "1..0 # SKIP
 REASON" (a test that does not apply) is one skip. Prints failed and
 skipped test names (identical skips once, with a count), the failures of
@@ -27,7 +28,7 @@ CONTEXT_LINES = 15
 # (tests/vm/mm-selftests.sh); only the second attempt's results count.
 RETRY_TAG = "# [first attempt failed, retried] "
 PLAN = re.compile(r"^(\s*)1\.\.(\d+)")
-SKIP_ALL = re.compile(r"^\s*1\.\.0\s*#\s*SKIP\b\s*(.*)$", re.I)
+SKIP_ALL = re.compile(r"^1\.\.0\s*#\s*SKIP\b\s*(.*)$", re.I)
 BAIL = re.compile(r"^Bail out!\s*(.*)$")
 
 
@@ -121,12 +122,17 @@ def parse_stream(lines, origin, counts):
         counts.add(status, f"{origin}: {name}", directive, context)
     if bailed is not None:
         counts.add("not ok", f"{origin}: bailed out: {bailed[0]}", "", bailed[1])
-    elif entries:
-        want = plans.get(top)
+    else:
+        # The plan must match: results missing (a test that died, even
+        # before its first result) fail, and so do results beyond it.
+        want = plans.get(top) if entries else plans.get(0)
         if want is not None and top_seen < want:
             missing = want - top_seen
             counts.failed += missing
             counts.failures.append(f"{origin}: {missing} planned test(s) never reported")
+        elif want is not None and top_seen > want:
+            counts.failed += 1
+            counts.failures.append(f"{origin}: {top_seen} results, {top_seen - want} beyond the plan of {want}")
     return counts
 
 

@@ -84,12 +84,13 @@ fi
 # (scripts/env.sh, the Makefile, vm-run).
 venv=${MEMACCEL_VENV:-$top/build/venv}
 py=$venv/bin/python3
-if [ ! -x "$py" ]; then
+# A venv whose creation stopped half-way (no pip) is made again.
+if [ ! -x "$py" ] || ! "$py" -m pip --version >/dev/null 2>&1; then
 	[ "$check_only" = 1 ] && die "no Python venv at $venv (run scripts/setup.sh)"
 	echo "setup: creating the Python venv $venv"
 	# Debian's interpreter, whatever python3 is first on PATH: the venv
 	# must not depend on a user's pyenv or conda.
-	"${MEMACCEL_BASE_PYTHON:-/usr/bin/python3}" -m venv "$venv" ||
+	"${MEMACCEL_BASE_PYTHON:-/usr/bin/python3}" -m venv --clear "$venv" ||
 		die "cannot create $venv (is python3-venv installed?)"
 fi
 pip_missing=()

@@ -20,7 +20,8 @@ die() { echo "test: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
 if [ "${MEMACCEL_TEST_FULL:-0}" = 1 ]; then
 	# make test-full: split_huge_page_test (over 10 min under TCG), the
-	# storms five times longer, and the selftests under more engines.
+	# storms 300 s each (storm.sh 60 s and dma.sh 30 s by default), and
+	# the selftests under more engines.
 	export MEMACCEL_SLOW_SELFTESTS=1 MEMACCEL_STORM_SECONDS=${MEMACCEL_STORM_SECONDS:-300}
 	export MEMACCEL_VM_TIMEOUT=${MEMACCEL_VM_TIMEOUT:-10800} MEMACCEL_TEST_TIMEOUT=${MEMACCEL_TEST_TIMEOUT:-3600}
 fi
@@ -61,6 +62,8 @@ vm_tests() {
 		--rwdir build/kselftest --timeout "${MEMACCEL_VM_TIMEOUT:-2400}" -- \
 		env MEMACCEL_TOPOLOGY="$topo" "${guest_env[@]}" tests/vm/run.sh "$x/ktap" "$@"
 	local rc=$? why
+	# vm-run died of SIGINT/SIGTERM/SIGHUP: stop here too
+	case $rc in 129 | 130 | 143) echo "test: interrupted (vm-run exit $rc)" >&2; exit "$rc" ;; esac
 	mkdir -p "$x/ktap"
 	case $rc in
 	0) why= ;;
@@ -99,13 +102,14 @@ vm_tests 2node topology migbench kunit offload eligibility storm dma mo-selftest
 cats=(migration ksm ksm_numa thp cow)
 mm=()
 for c in "${cats[@]}"; do mm+=("mm:$c" "mm:$c@mtcopy-4" "mm:$c@dcbm-4"); done
-mm+=(mm:migration@mtcopy-1 mm:migration@mtcopy-2)
 # make test-full: what does not fit in make test's hour, every category
 # under the other thread and channel counts too.
 if [ "${MEMACCEL_TEST_FULL:-0}" = 1 ]; then
 	for e in mtcopy-1 mtcopy-2 dcbm-1 dcbm-8; do
 		for c in "${cats[@]}"; do mm+=("mm:$c@$e"); done
 	done
+else
+	mm+=(mm:migration@mtcopy-1 mm:migration@mtcopy-2)
 fi
 vm_tests 2node-4cpu topology "${mm[@]}"
 vm_tests 4node topology offload

@@ -112,6 +112,17 @@ def test_bail_out_is_one_failure_whatever_the_plan(tmp_path):
     assert "| # modprobe: not found" in out
 
 
+def test_results_beyond_the_plan_fail(tmp_path):
+    rc, line, out = summarize(tmp_path, "1..1\nok 1 a\nok 2 b\n")
+    assert (rc, line) == (1, "2 passed, 1 failed")
+    assert "beyond the plan of 1" in out
+
+
+def test_nested_skip_all_is_not_a_file_skip(tmp_path):
+    rc, line, _ = summarize(tmp_path, "KTAP version 1\n1..1\n    1..0 # SKIP inner\nok 1 outer\n")
+    assert (rc, line) == (0, "1 passed, 0 failed")
+
+
 def test_skip_all_is_one_skip(tmp_path):
     rc, line, out = summarize(tmp_path, "KTAP version 1\n1..0 # SKIP no DMA engine\n",
                               "1..1\nok 1 a\n")

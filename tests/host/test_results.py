@@ -152,3 +152,16 @@ def test_phases_table(tmp_path):
     # cpu: copy = 80 ms -> 33554432 / 80e6 ns = 0.42 GB/s, memcpy 1.05
     assert "| cpu | 2 | 1 | 1.00 (1.00–1.00) | 0.05 (0.05–0.05) | 0.00 (0.00–0.00) | 100.00 (100.00–100.00) | 101.05 (101.05–101.05) | 0.42 (est.) | 1.05 | 0.40 |" in r.stdout
     assert "| mtcopy-1 | 2 | 1 | 1.00 (1.00–1.00) | 0.05 (0.05–0.05) | 40.00 (40.00–40.00) | 20.00 (20.00–20.00) | 61.05 (61.05–61.05) | 0.84 | 1.05 | 0.80 |" in r.stdout
+
+
+def test_compaction_row_writer_has_the_header_columns(cols):
+    """bench/dma.sh writes its compaction rows with printf: as many fields
+    as migbench's header, with the values where results.py reads them."""
+    import re
+    src = open(os.path.join(TOP, "bench", "dma.sh")).read()
+    fmt = re.search(r"printf '(%s,compaction,[^']*)\\n'", src).group(1)
+    fields = fmt.split(",")
+    assert len(fields) == len(cols), (len(fields), len(cols))
+    spec = [c for c, f in zip(cols, fields) if f.startswith("%")]
+    assert spec == ["label", "rep", "wall_s", "cpu_s", "pages_migrated", "free_2M_blocks",
+                    "hog_iterations"]

@@ -29,9 +29,16 @@ def test_plan_and_results(tmp_path):
 
 
 def test_one_result_too_many_or_few_fails(tmp_path):
+    """Both the script and make test's sum see a plan that does not hold."""
     for n in (1, 3):
-        rc, out, _ = guest_test(tmp_path, f"ktap_plan {n}\nktap_ok a\nktap_ok b\nktap_finished")
+        rc, out, line = guest_test(tmp_path, f"ktap_plan {n}\nktap_ok a\nktap_ok b\nktap_finished")
         assert rc == 1 and f"planned {n} results, reported 2" in out
+        assert line == "2 passed, 1 failed", line
+
+
+def test_death_after_the_plan_before_any_result_fails(tmp_path):
+    rc, out, line = guest_test(tmp_path, "ktap_plan 3\necho $undefined_variable\nktap_ok never")
+    assert rc != 0 and line == "0 passed, 3 failed", line
 
 
 def test_failed_setup_is_one_clear_failure(tmp_path):

@@ -116,10 +116,20 @@ def test_command_hang_is_bounded(tmp_path):
     assert "did not finish within 4s" in r.stderr
 
 
-def test_vng_dies_is_boot_failure(tmp_path):
-    r = vmrun(tmp_path, "die", "true", MEMACCEL_VM_BOOT_RETRIES="0")
+def test_vng_dies_is_boot_failure_not_retried(tmp_path):
+    """vng exiting without a crash (a bad option, say) is not booted again."""
+    r = vmrun(tmp_path, "die", "true", FAKE_CRASHES="0")
     assert r.returncode == 125
     assert "before the guest command finished" in r.stderr
+    assert (tmp_path / "boots").read_text().strip() == "1"
+    assert "RETRIED" not in r.stderr
+
+
+def test_boot_hang_is_retried(tmp_path):
+    r = vmrun(tmp_path, "hang-boot", "true", extra=("--boot-timeout", "2"), FAKE_CRASHES="0")
+    assert r.returncode == 125
+    assert (tmp_path / "boots").read_text().strip() == "3"
+    assert r.stderr.count("vm-run: RETRIED boot") == 2
 
 
 def test_crash_before_the_command_is_retried(tmp_path):

@@ -36,7 +36,7 @@ rc = numa.move_pages(0, n, pages, nodes, status, 2)  # MPOL_MF_MOVE
 print(f"moved {sum(1 for x in status if x == target)} of {n} (rc {rc}, node {target})")
 PY
 
-restore $MO/engine $MO/reasons
+restore $MO/batch_min $MO/engine $MO/reasons
 require "select mtcopy" mo_select mtcopy-2
 echo syscall >$MO/reasons
 # check NAME PATH EXPECT: EXPECT "engine" or "cpu"

@@ -26,7 +26,7 @@ cd "$dir" || exit 1
 # MEMACCEL_ENGINE (cpu, mtcopy-N): the migration copy engine to run under,
 # for every migration reason.
 if [ -n "${MEMACCEL_ENGINE:-}" ]; then
-	restore $MO/engine $MO/reasons $MO/batch_min
+	restore $MO/batch_min $MO/engine $MO/reasons
 	require "select engine $MEMACCEL_ENGINE" mo_select "$MEMACCEL_ENGINE"
 	echo all >$MO/reasons
 	echo "# migration copy engine: $(cat $MO/engine), mtcopy threads $(cat $MTCOPY/threads 2>/dev/null || echo -)"

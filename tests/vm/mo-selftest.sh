@@ -12,7 +12,7 @@ bin=${MEMACCEL_KSELFTEST:-$TOP/build/kselftest}/mm/migrate_offload
 read -ra engines <<<"${MEMACCEL_MO_ENGINES:-cpu mtcopy-2 dcbm-2}"
 ktap_plan ${#engines[@]}
 [ -x "$bin" ] || ktap_bail_out "$bin not built (make selftests)"
-restore $MO/engine $MO/batch_min
+restore $MO/batch_min $MO/engine
 at_exit modprobe -r dcbm swdma mtcopy
 at_exit write_value $MO/engine cpu
 for e in "${engines[@]}"; do

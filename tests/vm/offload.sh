@@ -33,7 +33,7 @@ ktap_plan $((4 + ${#bad[@]} + 4 + ${#engines[@]} * per_engine + ${#injections[@]
 
 # Whatever happens below, the settings come back.
 require "mtcopy module" modprobe mtcopy
-restore $MO/engine $MO/reasons $MO/batch_max $MO/batch_min $MTCOPY/threads
+restore $MO/batch_min $MO/engine $MO/reasons $MO/batch_max $MTCOPY/threads
 at_exit modprobe -r mtcopy
 at_exit write_value $MO/engine cpu
 

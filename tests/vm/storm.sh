@@ -12,7 +12,7 @@ set -u
 secs=${MEMACCEL_STORM_SECONDS:-60}
 ktap_plan 3
 require "mtcopy module" modprobe mtcopy
-restore $MO/engine $MO/reasons $MO/batch_max
+restore $MO/batch_min $MO/engine $MO/reasons $MO/batch_max
 at_exit modprobe -r mtcopy
 at_exit write_value $MO/engine cpu
 echo all >$MO/reasons

@@ -86,7 +86,9 @@ KTAP_AT_EXIT=()
 ktap_run_at_exit() {
 	local i
 	for ((i = ${#KTAP_AT_EXIT[@]} - 1; i >= 0; i--)); do
-		eval "${KTAP_AT_EXIT[i]}" >/dev/null 2>&1
+		# one undo that fails (a module already gone) must not stop
+		# the others, with or without set -e
+		eval "${KTAP_AT_EXIT[i]}" >/dev/null 2>&1 || true
 	done
 	KTAP_AT_EXIT=()
 }
