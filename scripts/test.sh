@@ -49,7 +49,7 @@ cat "$out/series.tap"
 # The guest does not inherit our environment: pass the knobs it reads.
 guest_env=()
 for v in MEMACCEL_STORM_SECONDS MEMACCEL_SLOW_SELFTESTS MEMACCEL_TEST_TIMEOUT \
-	MEMACCEL_MO_ENGINES; do
+	MEMACCEL_MO_ENGINES MEMACCEL_MM_ATTEMPTS; do
 	[ -n "${!v:-}" ] && guest_env+=("$v=${!v}")
 done
 vm_tests() {
