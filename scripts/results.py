@@ -109,28 +109,28 @@ def group(rows, table, key, value):
     return list(labels), g
 
 
-def label_table(out, title, labels, g, keys, key_name, digits=3):
-    """One row per label, one column per key."""
+def grid(out, title, corner, rows, cols, row_name, col_name, cell_of):
+    """A markdown table: cell_of(row, col) for every row and column."""
     out.append(f"#### {title}\n")
-    out.append("| label | " + " | ".join(key_name(k) for k in keys) + " |")
-    out.append("|---|" + "---|" * len(keys))
-    base = labels[0]
-    for lab in labels:
-        out.append(f"| {lab} | " + " | ".join(cell(g[lab][k], g[base][k], lab == base, digits)
-                                             for k in keys) + " |")
+    out.append(f"| {corner} | " + " | ".join(col_name(c) for c in cols) + " |")
+    out.append("|---|" + "---|" * len(cols))
+    for r in rows:
+        out.append(f"| {row_name(r)} | " + " | ".join(cell_of(r, c) for c in cols) + " |")
     out.append("")
+
+
+def label_table(out, title, labels, g, keys, key_name, digits=3):
+    """One row per label, one column per key; ratios to the first label."""
+    base = labels[0]
+    grid(out, title, "label", labels, keys, str, key_name,
+         lambda lab, k: cell(g[lab][k], g[base][k], lab == base, digits))
 
 
 def key_table(out, title, first_col, labels, g, keys, key_name, digits=3):
-    """One row per key, one column per label."""
-    out.append(f"#### {title}\n")
-    out.append(f"| {first_col} | " + " | ".join(labels) + " |")
-    out.append("|---|" + "---|" * len(labels))
+    """One row per key, one column per label; ratios to the first label."""
     base = labels[0]
-    for k in keys:
-        out.append(f"| {key_name(k)} | " + " | ".join(cell(g[lab][k], g[base][k], lab == base, digits)
-                                                      for lab in labels) + " |")
-    out.append("")
+    grid(out, title, first_col, keys, labels, key_name, str,
+         lambda k, lab: cell(g[lab][k], g[base][k], lab == base, digits))
 
 
 def wkey(r):
