@@ -141,6 +141,37 @@ def wname(k):
     return f"{k[0]} × 4K + {k[1]} × 2M"
 
 
+# Points where an engine is below this fraction of the cpu engine's median
+# get a warning line (a benchmark observation, never a test verdict).
+SLOWER_THAN_CPU = 0.95
+BASE_ENGINE = "cpu"
+
+
+def slower_than_cpu(rows):
+    """Lines for every (table, point, label) whose median throughput is
+    below SLOWER_THAN_CPU x the cpu label's median at the same point."""
+    out = []
+    for table, key, name in (("a", lambda r: r["folio_size_B"], size_name),
+                             ("b", lambda r: r["folios"], lambda c: f"{c} x 2M"),
+                             ("w", wkey, wname)):
+        labels, g = group(rows, table, key, gbps)
+        if BASE_ENGINE not in labels:
+            continue
+        for lab in labels:
+            if lab in (BASE_ENGINE, "vanilla") or lab.startswith("limit"):
+                continue
+            for k, vals in g[lab].items():
+                base = g[BASE_ENGINE].get(k)
+                if not vals or not base:
+                    continue
+                ratio = summary(vals)[0] / summary(base)[0]
+                if ratio < SLOWER_THAN_CPU:
+                    out.append(f"WARNING: {lab} at {name(k)} (table {table}): "
+                               f"{ratio:.2f}x {BASE_ENGINE} (medians {summary(vals)[0]:.3f} / "
+                               f"{summary(base)[0]:.3f} GB/s, {len(vals)} / {len(base)} reps)")
+    return out
+
+
 def markdown(rows, meta):
     out = []
     if meta:
@@ -232,6 +263,11 @@ def markdown(rows, meta):
         out.append("")
     else:
         out.append("No folio was split and no page failed to migrate during any move.\n")
+    warn = slower_than_cpu(rows)
+    if warn:
+        out.append(f"#### Points where an engine is below {SLOWER_THAN_CPU}x {BASE_ENGINE}\n")
+        out += [f"- {w}" for w in warn]
+        out.append("")
     return "\n".join(out)
 
 
@@ -425,6 +461,9 @@ def main(argv):
     if a.md:
         with open(a.md, "w") as f:
             f.write(md + "\n")
+        # the tables go to the file; the warnings also to the terminal
+        for w in slower_than_cpu(rows):
+            print(w)
     else:
         print(md)
     if a.png:

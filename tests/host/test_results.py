@@ -165,3 +165,25 @@ def test_compaction_row_writer_has_the_header_columns(cols):
     spec = [c for c, f in zip(cols, fields) if f.startswith("%")]
     assert spec == ["label", "rep", "wall_s", "cpu_s", "pages_migrated", "free_2M_blocks",
                     "hog_iterations"]
+
+
+def test_engine_below_cpu_gets_a_warning(tmp_path, cols):
+    """A point where an engine's median is below 0.95x cpu's is named, on
+    the terminal and in the markdown; points at or above it are not."""
+    csv = tmp_path / "w.csv"
+    rows = []
+    for rep in range(3):
+        rows += [mv("cpu", "b", 2 << 20, 4, 0.45, rep), mv("mtcopy-2T", "b", 2 << 20, 4, 0.08, rep),
+                 mv("cpu", "b", 2 << 20, 1, 0.45, rep), mv("mtcopy-2T", "b", 2 << 20, 1, 0.44, rep),
+                 mv("cpu", "a", 65536, 512, 0.7, rep), mv("mtcopy-2T", "a", 65536, 512, 0.9, rep),
+                 mv("vanilla", "a", 65536, 512, 0.1, rep)]
+    write(csv, cols, rows)
+    md = tmp_path / "w.md"
+    r = run([RES, "render", str(csv), "--md", str(md)])
+    warn = [line for line in r.stdout.splitlines() if line.startswith("WARNING")]
+    assert len(warn) == 1, r.stdout
+    assert "mtcopy-2T at 4 x 2M (table b): 0.18x cpu" in warn[0]
+    assert "- " + warn[0] in md.read_text()
+    # no cpu label, nothing to compare with: no warning
+    write(csv, cols, [r for r in rows if r["label"] != "cpu"])
+    assert "WARNING" not in run([RES, "render", str(csv), "--md", str(md)]).stdout
