@@ -22,7 +22,7 @@ release=$(cat $kdir/include/config/kernel.release)
 x=build/phases
 rm -rf "$x"
 mkdir -p "$x"
-scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
+run_guarded scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
 	bench/phases.sh "$x/phases.csv" "$reps" "$total"
 npatch=$(git -C build/linux rev-list --count memaccel-base..HEAD)
 run=$(new_results_dir)

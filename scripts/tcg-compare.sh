@@ -33,7 +33,7 @@ run() {
 	mkdir -p "$x"
 	local t0=$SECONDS
 	MEMACCEL_VM_BOOT_RETRIES=0 MEMACCEL_VM_QEMU_OPTS="${opts[$mode]}" \
-		scripts/vm-run --topology 2node-4cpu --kernel "$kernel" --xdir "$x" \
+		run_guarded scripts/vm-run --topology 2node-4cpu --kernel "$kernel" --xdir "$x" \
 		--rwdir build/kselftest --timeout 1800 -- \
 		env MEMACCEL_TOPOLOGY=2node-4cpu tests/vm/run.sh "$x/ktap" "$@" \
 		>"$x/out.log" 2>&1

@@ -14,8 +14,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
 cd "$top" || exit
 out=$top/build/test-out
-t0=$(date +%s)
-step() { echo "== $* ($(( $(date +%s) - t0 ))s)"; }
 die() { echo "test: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
 if [ "${MEMACCEL_TEST_FULL:-0}" = 1 ]; then
@@ -58,7 +56,7 @@ vm_tests() {
 	local x=$out/vm-$topo
 	mkdir -p "$x"
 	step "VM $topo: $*"
-	scripts/vm-run --topology "$topo" --xdir "$x" \
+	run_guarded scripts/vm-run --topology "$topo" --xdir "$x" \
 		--rwdir build/kselftest --timeout "${MEMACCEL_VM_TIMEOUT:-2400}" -- \
 		env MEMACCEL_TOPOLOGY="$topo" "${guest_env[@]}" tests/vm/run.sh "$x/ktap" "$@"
 	local rc=$? why
@@ -114,6 +112,7 @@ fi
 vm_tests 2node-4cpu topology "${mm[@]}"
 vm_tests 4node topology offload
 
+stage_times
 step summary
 mapfile -t taps < <(find "$out" -name '*.tap' | sort)
 python3 scripts/ktap.py --junit "$out/host.xml" "${taps[@]}"

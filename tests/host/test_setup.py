@@ -2,6 +2,7 @@
 """scripts/setup.sh and kernel/BASE."""
 import os
 import re
+import subprocess
 import time
 
 from conftest import TOP, run
@@ -80,3 +81,18 @@ def test_every_script_uses_the_venv():
             assert '. "$top/scripts/env.sh"' in s, name
     assert "build/venv/bin" in open(os.path.join(TOP, "Makefile")).read()
     assert '"build", "venv"' in open(os.path.join(d, "vm-run")).read()
+
+
+def test_every_stage_prints_its_time():
+    """make test and make demo print each stage's own duration at the end
+    (scripts/env.sh step / stage_times), not only the time since the start."""
+    r = subprocess.run(["bash", "-c", f'. "{TOP}/scripts/env.sh"; step one; sleep 1.1; '
+                        'step two; stage_times'], capture_output=True, text=True)
+    lines = r.stdout.splitlines()
+    # whole seconds: a 1.1 s stage shows as 1 s or 2 s
+    assert lines[0] == "== one (0s)" and re.match(r"== two \([12]s\)$", lines[1])
+    assert re.match(r"stage times \(total [12]s\):$", lines[2])
+    assert re.match(r"\s+[12]s  one$", lines[3]) and re.match(r"\s+[01]s  two$", lines[4])
+    for name in ("test.sh", "demo.sh"):
+        s = open(os.path.join(TOP, "scripts", name)).read()
+        assert "stage_times" in s and "\nstep " in s, name

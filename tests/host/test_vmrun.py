@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """scripts/vm-run against a fake vng: exit codes, output, bounded hangs."""
 import os
+import re
+
+import pytest
 import shlex
 import signal
 import stat
@@ -115,6 +118,34 @@ def test_long_checkout_path_keeps_the_command_line_short(tmp_path):
     assert "ran mm:category0@engine-0" in r.stdout and "category16@engine-16" in r.stdout
 
 
+def test_long_checkout_path_fits_the_kernel_command_line(tmp_path):
+    """The whole kernel command line virtme builds (vng --dry-run) for make
+    test's largest VM, from a 200-character checkout path, fits x86's
+    2048-byte COMMAND_LINE_SIZE with room to spare. The exchange directory,
+    the writable directories and the working directory are under the deep
+    path; the venv and the kernel are under this checkout, so their path is
+    projected to the deep one (each occurrence grows by the difference)."""
+    kdir = os.path.join(TOP, "build", "kbuild-test")
+    if not os.path.exists(os.path.join(kdir, "arch", "x86", "boot", "bzImage")):
+        pytest.skip("no test kernel in build/kbuild-test (make kernel)")
+    deep = tmp_path / ("d" * 100) / ("e" * 99)
+    (deep / "x").mkdir(parents=True)
+    (deep / "kselftest").mkdir()
+    assert len(str(deep)) >= 200
+    names = [f"mm:category{i}@engine-{i}" for i in range(17)]
+    r = run([VMRUN, "--print-cmdline", "--topology", "2node-4cpu", "--kernel", kdir,
+             "--xdir", str(deep / "x"), "--cwd", str(deep), "--rwdir", str(deep / "kselftest"),
+             "--", "env", "MEMACCEL_TOPOLOGY=2node-4cpu", "tests/vm/run.sh",
+             str(deep / "x" / "ktap"), *names],
+            env=dict(os.environ, MEMACCEL_KVM="0"))
+    assert r.returncode == 0, r.stderr
+    line = r.stdout.strip()
+    assert "root=" in line or "rootfstype=" in line, line
+    assert str(deep) not in line and "category16" not in line
+    projected = len(line) + line.count(TOP) * max(0, len(str(deep)) - len(TOP))
+    assert projected <= 2048 - 512, f"{projected} bytes: {line}"
+
+
 def test_boot_hang_is_bounded(tmp_path):
     t = time.monotonic()
     r = vmrun(tmp_path, "hang-boot", "true", extra=("--boot-timeout", "3"))
@@ -153,9 +184,12 @@ def test_crash_before_the_command_is_retried(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "guest ran" in r.stdout
     assert (tmp_path / "boots").read_text().strip() == "3"
-    retried = (tmp_path / "x" / "retried.log").read_text().splitlines()
+    lines = (tmp_path / "x" / "retried.log").read_text().splitlines()
+    retried = [x for x in lines if not x.startswith("#")]
     assert len(retried) == 2
     assert all("RETRIED" in x and "Oops: int3" in x for x in retried)
+    # each with the crashed console's last lines, as KTAP comments
+    assert any(x.startswith("#   ") and "Oops: int3" in x for x in lines)
     assert r.stderr.count("vm-run: RETRIED boot") == 2
     assert (tmp_path / "x" / "console.attempt1.log").exists()
 
@@ -204,10 +238,15 @@ def test_signal_kills_the_guest_and_vm_run_dies_of_it(tmp_path):
         while not (pidf.exists() and pidf.read_text().strip()) and time.monotonic() < deadline:
             time.sleep(0.1)
         guest = int(pidf.read_text())
+        # its short links (see test_long_checkout_path_*) are there while it runs
+        links = [d for d in os.listdir("/tmp") if d.startswith("vmrun.") and
+                 os.path.realpath(f"/tmp/{d}/0") == str(tmp_path / "x")]
+        assert len(links) == 1
         p.send_signal(sig)
         _, err = p.communicate(timeout=20)
         assert p.returncode == -sig, err
         assert b"guest killed" in err
+        assert not os.path.exists(f"/tmp/{links[0]}")
         time.sleep(0.2)
         assert not os.path.exists(f"/proc/{guest}") or \
             open(f"/proc/{guest}/stat").read().split()[2] == "Z"
@@ -231,3 +270,64 @@ def test_topologies(tmp_path):
         assert "--disable-kvm" in args
     # memory-only nodes in 4node have no cpus=
     assert "--numa 1G --numa 1G" in r.stdout
+
+
+CHILD = """import os, signal, sys, time
+def on_term(signum, frame):
+    open(sys.argv[1] + ".term", "w").write("TERM")
+    sys.exit(143)
+signal.signal(signal.SIGTERM, on_term)
+open(sys.argv[1] + ".pid", "w").write(str(os.getpid()))
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("guarded", [True, False])
+def test_sigterm_to_make_reaches_vm_run(tmp_path, guarded):
+    """kill <make> while a make target's script waits on vm-run: with
+    run_guarded (scripts/env.sh) the SIGTERM reaches vm-run, which kills its
+    guest, and make ends. Called without it, vm-run (here a stand-in) never
+    sees the signal and keeps running: checked too, so that the test can
+    fail."""
+    child = tmp_path / "child.py"
+    child.write_text(CHILD)
+    mark = tmp_path / "child"
+    script = tmp_path / "s.sh"
+    call = "run_guarded " if guarded else ""
+    script.write_text(f'. "{TOP}/scripts/env.sh"\n{call}python3 {child} {mark}\necho after\n')
+    mk = tmp_path / "Makefile"
+    mk.write_text(f"all:\n\t@bash {script}\n")
+    log = tmp_path / "make.log"
+    # output to a file: a surviving child would hold a pipe open
+    p = subprocess.Popen(["make", "-s", "-f", str(mk)], stdout=open(log, "w"),
+                         stderr=subprocess.STDOUT, start_new_session=True)
+    pidfile = tmp_path / "child.pid"
+    for _ in range(100):
+        if pidfile.exists() and pidfile.read_text():
+            break
+        time.sleep(0.1)
+    pid = int(pidfile.read_text())
+    os.kill(p.pid, signal.SIGTERM)
+    try:
+        if guarded:
+            p.wait(timeout=20)
+            assert p.returncode != 0 and "after" not in log.read_text()
+            assert (tmp_path / "child.term").exists()
+            time.sleep(0.2)
+            assert subprocess.run(["kill", "-0", str(pid)], capture_output=True).returncode != 0
+        else:
+            time.sleep(3)
+            assert not (tmp_path / "child.term").exists()
+            assert subprocess.run(["kill", "-0", str(pid)], capture_output=True).returncode == 0
+    finally:
+        subprocess.run(["kill", "-9", str(pid)], capture_output=True)
+        p.wait(timeout=20)
+
+
+def test_every_vm_run_in_a_script_is_guarded():
+    d = os.path.join(TOP, "scripts")
+    for name in sorted(os.listdir(d)):
+        if name.endswith(".sh"):
+            for line in open(os.path.join(d, name)):
+                if re.match(r"\s*scripts/vm-run\b", line):
+                    raise AssertionError(f"{name}: vm-run without run_guarded: {line.strip()}")
