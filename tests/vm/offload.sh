@@ -195,10 +195,14 @@ echo all >$MO/reasons
 echo compaction,memory_failure,hotplug,mbind,numa,contig_range,longterm_pin,demotion,damon >$MO/reasons
 snap mo:batches
 "$MIGCHECK" --size 65536 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-ktap_check "reasons without syscall: move_pages leaves stats untouched" test "$(since mo:batches)" = 0
+mc=$?
+ktap_check "reasons without syscall: move_pages leaves stats untouched, data intact" \
+	test "$(since mo:batches)" = 0 -a "$mc" = 0
 echo syscall >$MO/reasons
 "$MIGCHECK" --size 65536 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-ktap_check "reasons=syscall: move_pages goes through the engine" test "$(since mo:batches)" -gt 0
+mc=$?
+ktap_check "reasons=syscall: move_pages goes through the engine, data intact" \
+	test "$(since mo:batches)" -gt 0 -a "$mc" = 0
 
 # compact_node REASONS: fragment node 1, compact it, report batch delta and
 # whether the kept data survived.
@@ -235,17 +239,20 @@ for c in $(seq 1 $(( $(nproc) - 1 ))); do hog "$c"; done
 sleep 0.5
 snap mtcopy:alone_batches mtcopy:split_batches
 taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
+mc=$?
 alone=$(since mtcopy:alone_batches) split=$(since mtcopy:split_batches)
 hogs_stop
-echo "busy: alone_batches +$alone, split_batches +$split" | ktap_diag
-ktap_check "mtcopy: other CPUs busy -> copies alone, never splits" \
-	test "$alone" -gt 0 -a "$split" = 0
+echo "busy: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
+ktap_check "mtcopy: other CPUs busy -> copies alone, never splits, data intact" \
+	test "$alone" -gt 0 -a "$split" = 0 -a "$mc" = 0
 sleep 0.5
 snap mtcopy:split_batches
 taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
+mc=$?
 split=$(since mtcopy:split_batches)
-echo "idle: split_batches +$split" | ktap_diag
-ktap_check "mtcopy: other CPUs idle -> splits batches" test "$split" -gt 0
+echo "idle: split_batches +$split, migcheck exit $mc" | ktap_diag
+ktap_check "mtcopy: other CPUs idle -> splits batches, data intact" \
+	test "$split" -gt 0 -a "$mc" = 0
 
 echo cpu >$MO/engine
 modprobe -r mtcopy
