@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of make demo, DMA part (a benchmark, not a test): dcbm over
 # swdma modelled as a PTDMA-like engine.
-#   bench/dma.sh CSV         rows appended to CSV; MIGBENCH_ARGS extra args
+#   bench/dma.sh CSV         rows written to CSV, this script's own file,
+#                            which starts empty (a guest command run again
+#                            after a crash leaves no rows of the crashed
+#                            attempt); MIGBENCH_ARGS extra args
 # 1. Seed 001 table (b): dcbm with 1, 2, 4, 8 channels, every folio by DMA
 #    (threshold 0), folio sizes 4K..2M (migbench table a), and the 2 MB
 #    folio-count sweep with one channel (table b).
@@ -18,6 +21,7 @@
 set -eu
 csv=$1
 MB=$TOP/tools/migbench/migbench
+"$MB" --csv-header >"$csv"
 lat=${SWDMA_LATENCY_NS:-10000}
 bw=${SWDMA_BANDWIDTH_MBPS:-400}
 modprobe -r dcbm swdma 2>/dev/null || true

@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of make demo on the patched kernel: migbench under each
-# migration copy engine, rows appended to CSV with the engine as label.
-#   bench/engines.sh CSV SPEC... (SPEC: cpu | mtcopy-N), MIGBENCH_ARGS extra
+# migration copy engine, interleaved at the level of single repetitions
+# (repetition 1 of every engine, then repetition 2, ...), so that a slow
+# spell of the host hits every engine alike. Rows go to CSV with the
+# engine as label; CSV is this script's own file and starts empty, so a
+# guest command that vm-run runs again after a crash leaves no rows of the
+# crashed attempt.
+#   bench/engines.sh CSV SPEC... (SPEC: cpu | mtcopy-N)
+#   MIGBENCH_ARGS: extra migbench arguments; its --reps N (default 5) is
+#   the number of rounds.
 . "$(dirname "$0")/../tests/vm/lib/engines.sh"
 set -eu
 csv=$1
 shift
+rm -f "$csv"
+read -ra args <<<"${MIGBENCH_ARGS:-}"
+reps=5 rest=()
+for ((i = 0; i < ${#args[@]}; i++)); do
+	if [ "${args[i]}" = --reps ]; then
+		reps=${args[i + 1]}
+		i=$((i + 1))
+	else
+		rest+=("${args[i]}")
+	fi
+done
 echo all >$MO/reasons
-for spec in "$@"; do
-	mo_select "$spec"
-	label=$spec
-	[ "$spec" != cpu ] && label=${spec}T
-	echo "== engine $(cat $MO/engine) (mtcopy threads: $(cat $MTCOPY/threads 2>/dev/null || echo -))"
-	# shellcheck disable=SC2086
-	"$TOP/tools/migbench/migbench" --label "$label" --csv "$csv" \
-		--tables limit,a,b,first ${MIGBENCH_ARGS:-}
-	echo "stats: $(mo_stats)"
+for rep in $(seq 1 "$reps"); do
+	for spec in "$@"; do
+		mo_select "$spec"
+		label=$spec
+		[ "$spec" != cpu ] && label=${spec}T
+		echo "== round $rep of $reps: engine $(cat $MO/engine) (mtcopy threads: $(cat $MTCOPY/threads 2>/dev/null || echo -))"
+		"$TOP/tools/migbench/migbench" --label "$label" --csv "$csv" \
+			--tables limit,a,b,first --reps 1 --first-rep $((rep - 1)) "${rest[@]}"
+		echo "stats: $(mo_stats)"
+	done
 done
 echo cpu >$MO/engine

@@ -15,8 +15,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
 cd "$top"
 . kernel/BASE
-t0=$(date +%s)
-step() { echo "== $* ($(( $(date +%s) - t0 ))s)"; }
 
 step setup
 scripts/setup.sh
@@ -49,17 +47,26 @@ args=${MIGBENCH_ARGS:-}
 read -ra margs <<<"$args"
 read -ra engs <<<"$engines"
 step "VM 2node, vanilla $release_van: migbench $args"
-scripts/vm-run --kernel "$kvan" --topology 2node --xdir "$x" --timeout 3600 -- \
-	tools/migbench/migbench --label vanilla --csv "$x/migbench.csv" \
-	--tables limit,a,b,w "${margs[@]}"
+# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
+# Each guest command writes its own CSV from scratch: vm-run may run it
+# again after a crash, and no row of the crashed attempt must be left.
+run_guarded scripts/vm-run --kernel "$kvan" --topology 2node --xdir "$x" --timeout 3600 -- \
+	sh -c 'rm -f "$0" && exec tools/migbench/migbench --label vanilla --csv "$0" "$@"' \
+	"$x/vanilla.csv" --tables limit,a,b,w "${margs[@]}"
 step "VM 2node, $release: migbench per engine ($engines) $args"
-scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
-	env MIGBENCH_ARGS="$args" bench/engines.sh "$x/migbench.csv" "${engs[@]}"
+run_guarded scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
+	env MIGBENCH_ARGS="$args" bench/engines.sh "$x/engines.csv" "${engs[@]}"
 step "VM 2node, $release: DMA offload, dcbm over swdma $args"
-scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
+run_guarded scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
 	env MIGBENCH_ARGS="$args" SWDMA_LATENCY_NS="${SWDMA_LATENCY_NS:-10000}" \
 		SWDMA_BANDWIDTH_MBPS="${SWDMA_BANDWIDTH_MBPS:-400}" \
-		bench/dma.sh "$x/migbench.csv" | tee "$x/bench-dma.out"
+		bench/dma.sh "$x/dma.csv" > >(tee "$x/bench-dma.out")
+wait $! || true # tee
+# One CSV: the header once, then the rows of the three runs
+{
+	tools/migbench/migbench --csv-header
+	for f in vanilla engines dma; do tail -n +2 "$x/$f.csv"; done
+} >"$x/migbench.csv"
 out=$(new_results_dir)
 topo="2node: 2 vCPUs, nodes 0 and 1 with one CPU and 2.5 GiB each, QEMU TCG"
 python3 scripts/results.py "$x/migbench.csv" --md "$out/migbench.md" --png "$out/migbench.png" \
@@ -72,6 +79,7 @@ python3 scripts/results.py "$x/migbench.csv" --md "$out/migbench.md" --png "$out
 	--meta "host=$(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
 	--meta "date=$(date -u +%Y-%m-%d)"
 cp "$x/migbench.csv" "$x/bench-dma.out" "$out/"
+stage_times
 step results
 cat "$out/migbench.md"
 echo

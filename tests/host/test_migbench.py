@@ -27,6 +27,7 @@ def test_help():
     (["--total", "3M"], "multiple of 2M"),
     (["--src", "1", "--dst", "1"], "different nodes"),
     (["--threads", "0"], "--threads"),
+    (["--first-rep", "-1"], "--first-rep"),
     (["--label", "a,b"], "must not contain"),
     (["--reps"], "missing value"),
     (["--bogus", "1"], "unknown option"),

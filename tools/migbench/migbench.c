@@ -60,6 +60,7 @@ static struct {
 	int nr_batches;
 	unsigned long total;
 	int reps;
+	int first_rep;
 	int src, dst;
 	int threads;
 	bool do_a, do_b, do_limit, do_first, do_w;
@@ -336,7 +337,7 @@ static void emit(const struct row *r)
 {
 	printf("%-5s size %lu x %lu (4K %lu, 2M %lu) batch %lu threads %d rep %d: %.6f s, %.3f GB/s",
 	       r->table, r->folio_size, r->folios, r->small, r->large, r->batch,
-	       r->threads, r->rep, r->wall, r->bytes / r->wall / 1e9);
+	       r->threads, opt.first_rep + r->rep, r->wall, r->bytes / r->wall / 1e9);
 	if (r->cpu >= 0)
 		printf(", cpu %.6f s", r->cpu);
 	if (r->first >= 0)
@@ -355,7 +356,7 @@ static void emit(const struct row *r)
 	csv_ulong(r->batch);
 	csv_ulong(r->threads);
 	csv_ulong(r->bytes);
-	fprintf(csv, ",%d", r->rep);
+	fprintf(csv, ",%d", opt.first_rep + r->rep);
 	csv_secs(r->wall);
 	csv_secs(r->cpu);
 	csv_secs(r->first);
@@ -516,6 +517,8 @@ static void usage(FILE *f)
 		"  --counts LIST    2 MB folio counts for table (b) [1,2,4,8,16,32,64]\n"
 		"  --batches LIST   2 MB folios per batch for the first-folio table [1,2,4,8,16,32]\n"
 		"  --reps N         repetitions per point [5]\n"
+		"  --first-rep N    number the repetitions from N (a caller that\n"
+		"                   interleaves single repetitions of several runs) [0]\n"
 		"  --src N --dst N  source and destination node [0, 1]\n"
 		"  --threads N      threads for the multi-threaded copy limit [online CPUs]\n"
 		"  --tables LIST    any of a,b,limit,first,w [a,b,limit,first]\n"
@@ -597,6 +600,8 @@ int main(int argc, char **argv)
 			opt.total = parse_size(v);
 		} else if (!strcmp(a, "--reps")) {
 			opt.reps = atoi(v);
+		} else if (!strcmp(a, "--first-rep")) {
+			opt.first_rep = atoi(v);
 		} else if (!strcmp(a, "--src")) {
 			opt.src = atoi(v);
 		} else if (!strcmp(a, "--dst")) {
@@ -615,8 +620,8 @@ int main(int argc, char **argv)
 		if (needs)
 			i++;
 	}
-	if (opt.reps < 1 || opt.threads < 1 || opt.threads > 64)
-		fatal(EXIT_USAGE, "--reps must be >= 1 and --threads in 1..64");
+	if (opt.reps < 1 || opt.first_rep < 0 || opt.threads < 1 || opt.threads > 64)
+		fatal(EXIT_USAGE, "--reps must be >= 1, --first-rep >= 0 and --threads in 1..64");
 	if (opt.src < 0 || opt.dst < 0 || opt.src > 63 || opt.dst > 63 || opt.src == opt.dst)
 		fatal(EXIT_USAGE, "--src and --dst must be two different nodes");
 	if (opt.total < PMD_SZ || opt.total % PMD_SZ)
