@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs shellcheck on every shell script and ruff on every Python file of the
-# repository (tracked files; .shellcheckrc and ruff.toml hold the settings).
+# repository (tracked files; .shellcheckrc holds shellcheck's settings, ruff
+# runs with its defaults).
 # Exit 0 only if both are clean.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

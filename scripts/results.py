@@ -32,6 +32,13 @@ import statistics
 import sys
 from collections import OrderedDict, defaultdict
 
+# Run by hand with the system's python3: the plot needs matplotlib, which
+# is in the harness's venv (scripts/setup.sh); use the venv's Python.
+VENV_PY = os.path.join(os.environ.get("MEMACCEL_VENV", os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "venv")), "bin", "python3")
+if __name__ == "__main__" and sys.prefix == sys.base_prefix and os.path.exists(VENV_PY):
+    os.execv(VENV_PY, [VENV_PY] + sys.argv)
+
 INT_COLS = ("folio_size_B", "folios", "small_folios", "large_folios", "batch_folios",
             "threads", "moved_B", "rep", "folio_splits", "pgmigrate_fail",
             "pages_migrated", "free_2M_blocks", "hog_iterations")
