@@ -7,7 +7,9 @@
 # engine as label; CSV is this script's own file and starts empty, so a
 # guest command that vm-run runs again after a crash leaves no rows of the
 # crashed attempt.
-#   bench/engines.sh CSV SPEC... (SPEC: cpu | mtcopy-N)
+#   bench/engines.sh CSV SPEC... (SPEC: cpu | mtcopy-N | mtcopy-Ns, see
+#   mo_select in tests/vm/lib/engines.sh; labels cpu, mtcopy-NT and
+#   mtcopy-NT-split)
 #   MIGBENCH_ARGS: extra migbench arguments; its --reps N (default 5) is
 #   the number of rounds.
 . "$(dirname "$0")/../tests/vm/lib/engines.sh"
@@ -29,8 +31,11 @@ echo all >$MO/reasons
 for rep in $(seq 1 "$reps"); do
 	for spec in "$@"; do
 		mo_select "$spec"
-		label=$spec
-		[ "$spec" != cpu ] && label=${spec}T
+		case $spec in
+		cpu) label=cpu ;;
+		mtcopy-*s) label=${spec%s}T-split ;;
+		*) label=${spec}T ;;
+		esac
 		echo "== round $rep of $reps: engine $(cat $MO/engine) (mtcopy threads: $(cat $MTCOPY/threads 2>/dev/null || echo -))"
 		"$TOP/tools/migbench/migbench" --label "$label" --csv "$csv" \
 			--tables limit,a,b,first --reps 1 --first-rep $((rep - 1)) "${rest[@]}"

@@ -6,7 +6,8 @@
 # (interleaved, 3 repetitions each, migbench table b), the tlbskew probe on
 # each CPU, then one move of 64K folios (which flipped the state back in
 # the boot 4) and the probe again. Trace events stay on for the
-# whole run (switching them patches text, see bench/phases.sh): the
+# whole run (switching them patches text, see bench/phases.sh; only
+# tracing_on goes on and off, around each measured move): the
 # workqueue events time mtcopy's helper work, sched/ipi/tlb events show
 # what reached the helper CPU.
 #   bench/mtcopy-state.sh OUTDIR TLBSKEW_KO [ROUNDS]     (default 3)
@@ -20,7 +21,8 @@ mkdir -p "$out"
 insmod "$ko"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 [ -e $TRACEFS/trace ] || mount -t tracefs nodev $TRACEFS
-echo 65536 >$TRACEFS/buffer_size_kb
+echo 0 >$TRACEFS/tracing_on
+echo 16384 >$TRACEFS/buffer_size_kb
 for ev in workqueue/workqueue_queue_work workqueue/workqueue_execute_start \
 	workqueue/workqueue_execute_end sched/sched_wakeup sched/sched_switch \
 	ipi/ipi_send_cpu ipi/ipi_send_cpumask tlb/tlb_flush migrate/mm_migrate_batch \
@@ -40,9 +42,13 @@ for r in $(seq 1 "$rounds"); do
 	for e in mtcopy-2 cpu; do
 		mo_select "$e" >/dev/null
 		: >$TRACEFS/trace
+		echo 1 >$TRACEFS/tracing_on
 		"$mb" --tables b --counts 4 --reps 3 --csv "$out/state.csv" \
 			--label "$e r$r 2M"
-		cp $TRACEFS/trace "$out/trace-r$r-$e-2M.txt"
+		# Stopped first: reading the buffer while it records its own
+		# reader (9p I/O, IPIs, flushes) never reaches its end
+		echo 0 >$TRACEFS/tracing_on
+		cat $TRACEFS/trace >"$out/trace-r$r-$e-2M.txt"
 	done
 	probe "r$r after-2M"
 	mo_select mtcopy-2 >/dev/null

@@ -35,7 +35,7 @@ def helper_work(path):
     queued, started, out = {}, {}, []
     noise = {}
     for cpu, ts, ev, rest in events(path):
-        w = re.search(r"work struct[= ](\S+)", rest)
+        w = re.search(r"work struct[= ]([0-9a-f]+)", rest)
         if ev == "workqueue_queue_work" and "mtcopy_work" in rest and w:
             queued[w[1]] = ts
         elif ev == "workqueue_execute_start" and "mtcopy_work" in rest and w:
@@ -61,6 +61,17 @@ def engine_calls(path):
             if ev == "mm_migrate_offload_copy" and (m := re.search(r"\bns=(\d+)", rest))]
 
 
+def batch_copy_us(path):
+    """Per batch of mm_migrate_batch: (pages, us copying ahead + moving)."""
+    out = []
+    for _, _, ev, rest in events(path):
+        if ev != "mm_migrate_batch":
+            continue
+        f = dict(re.findall(r"(\w+)=(\d+)", rest))
+        out.append((int(f["pages"]), (int(f["copy_ns"]) + int(f["move_ns"])) / 1e3))
+    return out
+
+
 def med(v):
     return f"{statistics.median(v):.0f}" if v else "-"
 
@@ -79,7 +90,11 @@ def main(argv):
         name = os.path.basename(t)[6:-4]
         calls = engine_calls(t)
         work = helper_work(t)
+        batches = batch_copy_us(t)
         print(f"{name}: {len(calls)} engine calls, median {med(calls)} us", end="")
+        if batches:
+            per_mb = [us / (pages * 4096 / 2**20) for pages, us in batches if pages]
+            print(f"; {len(batches)} batches, copy+move median {med(per_mb)} us per MB", end="")
         if work:
             print(f"; helper work: {len(work)}, start after median "
                   f"{med([w[0] for w in work])} us, runs median {med([w[1] for w in work])} us "

@@ -29,11 +29,12 @@ bad=(
 injections=("3 0 4096" "2 0 2097152" "5 0 65536" "0 2 4096" "0 1 2097152" "7 3 16384")
 per_engine=$((2 * ${#sizes[@]} + 3))
 ktap_plan $((4 + ${#bad[@]} + 4 + ${#engines[@]} * per_engine + ${#injections[@]} +
-	2 + 2 + 4 + 2 + 1))
+	2 + 2 + 4 + 2 + 2 + 1))
 
 # Whatever happens below, the settings come back.
 require "mtcopy module" modprobe mtcopy
 restore $MO/batch_min $MO/engine $MO/reasons $MO/batch_max $MTCOPY/threads
+[ -e $MTCOPY/split_folios ] && restore $MTCOPY/split_folios $MTCOPY/thread_min_kb
 at_exit modprobe -r mtcopy
 at_exit write_value $MO/engine cpu
 
@@ -245,6 +246,9 @@ hogs_stop
 echo "busy: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
 ktap_check "mtcopy: other CPUs busy -> copies alone, never splits, data intact" \
 	test "$alone" -gt 0 -a "$split" = 0 -a "$mc" = 0
+# Where mtcopy has split_folios, a batch of one 2 MB folio gets a helper
+# only with it set.
+[ -e $MTCOPY/split_folios ] && echo Y >$MTCOPY/split_folios
 sleep 0.5
 snap mtcopy:split_batches
 taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
@@ -253,6 +257,34 @@ split=$(since mtcopy:split_batches)
 echo "idle: split_batches +$split, migcheck exit $mc" | ktap_diag
 ktap_check "mtcopy: other CPUs idle -> splits batches, data intact" \
 	test "$split" -gt 0 -a "$mc" = 0
+
+# --- what a helper needs to pay ------------------------------------------
+# By default mtcopy shares whole folios among threads: a batch of one 2 MB
+# folio, however idle the other CPUs, is copied by the migrating thread
+# alone (counted), and data stays intact. A batch below 2 x thread_min_kb
+# as well. Neither depends on timing.
+if [ -e $MTCOPY/split_folios ]; then
+	echo N >$MTCOPY/split_folios
+	snap mtcopy:alone_batches mtcopy:split_batches
+	taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
+	mc=$?
+	alone=$(since mtcopy:alone_batches) split=$(since mtcopy:split_batches)
+	echo "split_folios N, 2 MB folios: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
+	ktap_check "mtcopy split_folios=N: one-folio batches copied alone and counted, data intact" \
+		test "$alone" -ge 8 -a "$split" = 0 -a "$mc" = 0
+	echo 4096 >$MTCOPY/thread_min_kb
+	snap mtcopy:alone_batches mtcopy:split_batches
+	taskset -c $self "$MIGCHECK" --size 4096 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
+	mc=$?
+	alone=$(since mtcopy:alone_batches) split=$(since mtcopy:split_batches)
+	echo "thread_min_kb 4096, 4K folios: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
+	ktap_check "mtcopy thread_min_kb=4096: 2 MB batches copied alone and counted, data intact" \
+		test "$alone" -gt 0 -a "$split" = 0 -a "$mc" = 0
+	echo 64 >$MTCOPY/thread_min_kb
+else
+	ktap_skip "mtcopy split_folios=N: one-folio batches copied alone" "this mtcopy has no split_folios"
+	ktap_skip "mtcopy thread_min_kb=4096: 2 MB batches copied alone" "this mtcopy has no thread_min_kb"
+fi
 
 echo cpu >$MO/engine
 modprobe -r mtcopy

@@ -21,15 +21,25 @@ SWDMA=/sys/module/swdma/parameters
 SWDBG=/sys/kernel/debug/swdma
 THP=/sys/kernel/mm/transparent_hugepage
 
-# mo_select SPEC: SPEC is "cpu", "mtcopy-N" (mtcopy with N threads) or
-# "dcbm-N" (dcbm holding N channels of swdma, which is loaded with 8
-# channels if it is not loaded yet; every folio size goes by DMA).
+# mo_select SPEC: SPEC is "cpu", "mtcopy-N" (mtcopy with N threads, folios
+# not split where mtcopy has split_folios), "mtcopy-Ns" (N threads that
+# split folios) or "dcbm-N" (dcbm holding N channels of swdma, which is
+# loaded with 8 channels if it is not loaded yet; every folio size goes by
+# DMA).
 mo_select() {
 	case "$1" in
 	cpu) echo cpu >$MO/engine ;;
 	mtcopy-*)
+		local threads=${1#mtcopy-} split=N
+		case $threads in *s) threads=${threads%s} split=Y ;; esac
 		modprobe mtcopy || return 1
-		echo "${1#mtcopy-}" >$MTCOPY/threads || return 1
+		echo "$threads" >$MTCOPY/threads || return 1
+		if [ -e $MTCOPY/split_folios ]; then
+			echo $split >$MTCOPY/split_folios || return 1
+		elif [ $split = Y ]; then
+			echo "mo_select: this mtcopy has no split_folios" >&2
+			return 1
+		fi
 		echo mtcopy >$MO/engine
 		;;
 	dcbm-*)
