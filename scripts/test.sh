@@ -89,7 +89,7 @@ vm_tests() {
 			printf 'KTAP version 1\n1..1\nnot ok 1 %s (%s): no result\n' "$t" "$topo" >"$x/ktap/$t.tap"
 	done
 }
-vm_tests 2node topology migbench kunit offload eligibility storm dma mo-selftest
+vm_tests 2node topology migbench kunit offload eligibility storm dma mo-selftest exchange-selftest
 # Upstream mm selftests: same two nodes, two CPUs each (migration.c needs
 # three or more CPUs and skips everything with two). First with the
 # kernel's own copy, then every category under mtcopy with 4 threads

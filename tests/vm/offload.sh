@@ -263,27 +263,28 @@ ktap_check "mtcopy: other CPUs idle -> splits batches, data intact" \
 # folio, however idle the other CPUs, is copied by the migrating thread
 # alone (counted), and data stays intact. A batch below 2 x thread_min_kb
 # as well. Neither depends on timing.
+# alone_check NAME SIZE MIN_ALONE: move 2 x 8 MiB of SIZE folios from this
+# CPU; mtcopy must copy at least MIN_ALONE batches alone, split none, and
+# the data must stay intact.
+alone_check() {
+	local alone split mc
+	snap mtcopy:alone_batches mtcopy:split_batches
+	taskset -c $self "$MIGCHECK" --size "$2" --total 8M --moves 2 --strict-moves >/dev/null 2>&1
+	mc=$?
+	alone=$(since mtcopy:alone_batches) split=$(since mtcopy:split_batches)
+	echo "$1: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
+	ktap_check "$1: copied alone and counted, data intact" \
+		test "$alone" -ge "$3" -a "$split" = 0 -a "$mc" = 0
+}
 if [ -e $MTCOPY/split_folios ]; then
 	echo N >$MTCOPY/split_folios
-	snap mtcopy:alone_batches mtcopy:split_batches
-	taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-	mc=$?
-	alone=$(since mtcopy:alone_batches) split=$(since mtcopy:split_batches)
-	echo "split_folios N, 2 MB folios: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
-	ktap_check "mtcopy split_folios=N: one-folio batches copied alone and counted, data intact" \
-		test "$alone" -ge 8 -a "$split" = 0 -a "$mc" = 0
+	alone_check "mtcopy split_folios=N, one-folio batches of 2 MB" 2097152 8
 	echo 4096 >$MTCOPY/thread_min_kb
-	snap mtcopy:alone_batches mtcopy:split_batches
-	taskset -c $self "$MIGCHECK" --size 4096 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-	mc=$?
-	alone=$(since mtcopy:alone_batches) split=$(since mtcopy:split_batches)
-	echo "thread_min_kb 4096, 4K folios: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
-	ktap_check "mtcopy thread_min_kb=4096: 2 MB batches copied alone and counted, data intact" \
-		test "$alone" -gt 0 -a "$split" = 0 -a "$mc" = 0
+	alone_check "mtcopy thread_min_kb=4096, 2 MB batches of 4K folios" 4096 1
 	echo 64 >$MTCOPY/thread_min_kb
 else
-	ktap_skip "mtcopy split_folios=N: one-folio batches copied alone" "this mtcopy has no split_folios"
-	ktap_skip "mtcopy thread_min_kb=4096: 2 MB batches copied alone" "this mtcopy has no thread_min_kb"
+	ktap_skip "mtcopy split_folios=N, one-folio batches of 2 MB" "this mtcopy has no split_folios"
+	ktap_skip "mtcopy thread_min_kb=4096, 2 MB batches of 4K folios" "this mtcopy has no thread_min_kb"
 fi
 
 echo cpu >$MO/engine
