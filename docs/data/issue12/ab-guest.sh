@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A/B of engines at 4K/64K/2M, tables a and b, interleaved by repetition,
+# with a tlbskew sweep of both vCPUs before and after.
+#   guest.sh REPO TLBSKEW_KO OUTDIR SPEC...
+set -u
+repo=$1 ko=$2 out=$3
+shift 3
+mkdir -p "$out"
+insmod "$ko"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+sweep() {
+	for c in 0 1; do
+		echo $c >/sys/kernel/debug/tlbskew/sweep
+		sed "s/^/$1 /" /sys/kernel/debug/tlbskew/sweep
+	done >>"$out/sweep.txt"
+}
+sweep before
+cd "$repo"
+MIGBENCH_ARGS="--tables a,b --sizes 4K,64K,2M --counts 1,4,16 --reps 5" \
+	bench/engines.sh "$out/ab.csv" "$@"
+echo "engines.sh exit $?"
+sweep after
