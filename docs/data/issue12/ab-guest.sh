@@ -16,7 +16,7 @@ sweep() {
 	done >>"$out/sweep.txt"
 }
 sweep before
-cd "$repo"
+cd "$repo" || exit 1
 MIGBENCH_ARGS="--tables a,b --sizes 4K,64K,2M --counts 1,4,16 --reps 5" \
 	bench/engines.sh "$out/ab.csv" "$@"
 echo "engines.sh exit $?"
