@@ -87,6 +87,28 @@ static u64 tlbskew_median(u64 *v)
 	return v[TLBSKEW_ROUNDS / 2];
 }
 
+/* The online CPU written to a debugfs file */
+static int tlbskew_cpu(const char __user *buf, size_t count, unsigned int *cpu)
+{
+	int ret = kstrtouint_from_user(buf, count, 0, cpu);
+
+	if (ret)
+		return ret;
+	return *cpu < nr_cpu_ids && cpu_online(*cpu) ? 0 : -EINVAL;
+}
+
+/* Read @text, a result, under the lock that its writer holds */
+static ssize_t tlbskew_show(char __user *buf, size_t count, loff_t *ppos,
+			    const char *text)
+{
+	ssize_t ret;
+
+	mutex_lock(&tlbskew_lock);
+	ret = simple_read_from_buffer(buf, count, ppos, text, strlen(text));
+	mutex_unlock(&tlbskew_lock);
+	return ret;
+}
+
 static ssize_t tlbskew_write(struct file *file, const char __user *buf,
 			     size_t count, loff_t *ppos)
 {
@@ -94,11 +116,9 @@ static ssize_t tlbskew_write(struct file *file, const char __user *buf,
 	unsigned int cpu;
 	int ret;
 
-	ret = kstrtouint_from_user(buf, count, 0, &cpu);
+	ret = tlbskew_cpu(buf, count, &cpu);
 	if (ret)
 		return ret;
-	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
-		return -EINVAL;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
@@ -127,13 +147,7 @@ static ssize_t tlbskew_write(struct file *file, const char __user *buf,
 static ssize_t tlbskew_read(struct file *file, char __user *buf, size_t count,
 			    loff_t *ppos)
 {
-	ssize_t ret;
-
-	mutex_lock(&tlbskew_lock);
-	ret = simple_read_from_buffer(buf, count, ppos, tlbskew_result,
-				      strlen(tlbskew_result));
-	mutex_unlock(&tlbskew_lock);
-	return ret;
+	return tlbskew_show(buf, count, ppos, tlbskew_result);
 }
 
 struct tlbskew_sweep {
@@ -176,11 +190,9 @@ static ssize_t tlbskew_sweep_write(struct file *file, const char __user *buf,
 	size_t len = 0;
 	int ret, i, j, c;
 
-	ret = kstrtouint_from_user(buf, count, 0, &cpu);
+	ret = tlbskew_cpu(buf, count, &cpu);
 	if (ret)
 		return ret;
-	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
-		return -EINVAL;
 	w = kvzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return -ENOMEM;
@@ -234,13 +246,7 @@ static ssize_t tlbskew_sweep_write(struct file *file, const char __user *buf,
 static ssize_t tlbskew_sweep_read(struct file *file, char __user *buf,
 				  size_t count, loff_t *ppos)
 {
-	ssize_t ret;
-
-	mutex_lock(&tlbskew_lock);
-	ret = simple_read_from_buffer(buf, count, ppos, tlbskew_sweep_result,
-				      strlen(tlbskew_sweep_result));
-	mutex_unlock(&tlbskew_lock);
-	return ret;
+	return tlbskew_show(buf, count, ppos, tlbskew_sweep_result);
 }
 
 static const struct file_operations tlbskew_sweep_fops = {

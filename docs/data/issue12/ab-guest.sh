@@ -7,17 +7,11 @@ set -u
 repo=$1 ko=$2 out=$3
 shift 3
 mkdir -p "$out"
-insmod "$ko"
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-sweep() {
-	for c in 0 1; do
-		echo $c >/sys/kernel/debug/tlbskew/sweep
-		sed "s/^/$1 /" /sys/kernel/debug/tlbskew/sweep
-	done >>"$out/sweep.txt"
-}
-sweep before
+. "$(dirname "$0")/tlbskew-lib.sh"
+tlbskew_load "$ko"
+tlbskew_sweep before >>"$out/sweep.txt"
 cd "$repo" || exit 1
 MIGBENCH_ARGS="--tables a,b --sizes 4K,64K,2M --counts 1,4,16 --reps 5" \
 	bench/engines.sh "$out/ab.csv" "$@"
 echo "engines.sh exit $?"
-sweep after
+tlbskew_sweep after >>"$out/sweep.txt"

@@ -9,14 +9,9 @@
 set -u
 ko=$1 out=$2
 mb=$(dirname "$0")/../../../tools/migbench/migbench
-insmod "$ko"
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-sweep() {
-	for c in 0 1; do
-		echo $c >/sys/kernel/debug/tlbskew/sweep
-		sed "s/^/$1 /" /sys/kernel/debug/tlbskew/sweep
-	done | tee -a "$out"
-}
+. "$(dirname "$0")/tlbskew-lib.sh"
+tlbskew_load "$ko"
+sweep() { tlbskew_sweep "$1" | tee -a "$out"; }
 sweep boot
 for r in 1 2 3; do
 	"$mb" --tables b --counts 1,4 --reps 3 --label "r$r" 2>&1 | grep -E "^b " | tee -a "$out"
