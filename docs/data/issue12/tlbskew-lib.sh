@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Sourced by the issue-12 guest scripts.
 # tlbskew_load KO: load bench/tlbskew and mount debugfs.
 # tlbskew_sweep LABEL: the sweep on each vCPU, lines prefixed by LABEL.
