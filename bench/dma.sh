@@ -17,7 +17,10 @@
 # 3. Seed 001's compaction experiment, scaled: see compaction() below.
 # swdma model (env): SWDMA_LATENCY_NS [10000], SWDMA_BANDWIDTH_MBPS [400].
 # BENCH_DMA_PARTS: which of "channels workloads compaction" to run [all].
+# Parts 1 and 2 run with the TLB-alias placement held (bench/placement.sh,
+# MIGBENCH_PLACEMENT), part 3 without: it needs node 1's free memory.
 . "$(dirname "$0")/../tests/vm/lib/engines.sh"
+. "$(dirname "$0")/placement.sh"
 set -eu
 csv=$1
 MB=$TOP/tools/migbench/migbench
@@ -37,6 +40,8 @@ dstats() {
 }
 
 parts=" ${BENCH_DMA_PARTS:-channels workloads compaction} "
+trap placement_release EXIT
+placement_hold
 [[ "$parts" == *" channels "* ]] && for n in 1 2 4 8; do
 	mo_select dcbm-$n
 	tables=a
@@ -68,6 +73,7 @@ if [[ "$parts" == *" workloads "* ]]; then
 	wl dcbm-4ch-adaptive-32K
 	echo 512 >$MO/batch_max
 fi
+placement_release
 
 # Compaction: fragment node 1 (migcheck fills 2 GiB of its 2.5 GiB with
 # base pages and frees every other one, so every 2 MB region is half used),
@@ -110,7 +116,7 @@ compaction() {
 	hogs=$(cat /tmp/bench-hog)
 	echo "compaction $label rep $rep: wall $wall s, $mig pages migrated, $blocks free 2 MB blocks after, compacting task sys $sys s, CPU-0 hog $hogs iterations"
 	# label,table,<10 migbench columns>,wall_s,cpu_s,first,splits,fail,pages,blocks,hog
-	printf '%s,compaction,,,,,,,,%d,%s,%s,,,,%d,%d,%d\n' "$label" "$rep" "$wall" "$sys" \
+	printf '%s,compaction,,,,,,,,%d,%s,%s,,,,%d,%d,%d,\n' "$label" "$rep" "$wall" "$sys" \
 		"$mig" "$blocks" "$hogs" >>"$csv"
 }
 [[ "$parts" == *" compaction "* ]] || exit 0

@@ -11,8 +11,9 @@
 #   mo_select in tests/vm/lib/engines.sh; labels cpu, mtcopy-NT and
 #   mtcopy-NT-split)
 #   MIGBENCH_ARGS: extra migbench arguments; its --reps N (default 5) is
-#   the number of rounds.
+#   the number of rounds. MIGBENCH_PLACEMENT: see bench/placement.sh.
 . "$(dirname "$0")/../tests/vm/lib/engines.sh"
+. "$(dirname "$0")/placement.sh"
 set -eu
 csv=$1
 shift
@@ -28,6 +29,8 @@ for ((i = 0; i < ${#args[@]}; i++)); do
 	fi
 done
 echo all >$MO/reasons
+trap placement_release EXIT
+placement_hold
 for rep in $(seq 1 "$reps"); do
 	for spec in "$@"; do
 		mo_select "$spec"

@@ -9,6 +9,8 @@
 # points at it).
 # MIGBENCH_ARGS overrides migbench's defaults (e.g. "--reps 3 --total 32M");
 # ENGINES the engines run on the patched kernel [cpu mtcopy-1 mtcopy-2].
+# MIGBENCH_PLACEMENT=any measures without holding the 2 MB blocks that
+# alias in QEMU TCG's TLB (bench/placement.sh) [hold].
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=env.sh
@@ -39,6 +41,7 @@ release=$(cat $kdir/include/config/kernel.release)
 release_van=$(cat $kvan/include/config/kernel.release)
 npatch=$(git -C build/linux rev-list --count memaccel-base..HEAD)
 engines=${ENGINES:-cpu mtcopy-1 mtcopy-2}
+placement=${MIGBENCH_PLACEMENT:-hold}
 
 x=build/demo
 rm -rf "$x"
@@ -51,14 +54,15 @@ step "VM 2node, vanilla $release_van: migbench $args"
 # Each guest command writes its own CSV from scratch: vm-run may run it
 # again after a crash, and no row of the crashed attempt must be left.
 run_guarded scripts/vm-run --kernel "$kvan" --topology 2node --xdir "$x" --timeout 3600 -- \
-	sh -c 'rm -f "$0" && exec tools/migbench/migbench --label vanilla --csv "$0" "$@"' \
+	env MIGBENCH_PLACEMENT="$placement" \
+	sh -c 'rm -f "$0" && exec bench/placed.sh tools/migbench/migbench --label vanilla --csv "$0" "$@"' \
 	"$x/vanilla.csv" --tables limit,a,b,w "${margs[@]}"
 step "VM 2node, $release: migbench per engine ($engines) $args"
 run_guarded scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
-	env MIGBENCH_ARGS="$args" bench/engines.sh "$x/engines.csv" "${engs[@]}"
+	env MIGBENCH_ARGS="$args" MIGBENCH_PLACEMENT="$placement" bench/engines.sh "$x/engines.csv" "${engs[@]}"
 step "VM 2node, $release: DMA offload, dcbm over swdma $args"
 run_guarded scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
-	env MIGBENCH_ARGS="$args" SWDMA_LATENCY_NS="${SWDMA_LATENCY_NS:-10000}" \
+	env MIGBENCH_ARGS="$args" MIGBENCH_PLACEMENT="$placement" SWDMA_LATENCY_NS="${SWDMA_LATENCY_NS:-10000}" \
 		SWDMA_BANDWIDTH_MBPS="${SWDMA_BANDWIDTH_MBPS:-400}" \
 		bench/dma.sh "$x/dma.csv" > >(tee "$x/bench-dma.out")
 wait $! || true # tee
@@ -75,6 +79,7 @@ python3 scripts/results.py "$x/migbench.csv" --md "$out/migbench.md" --png "$out
 	--meta "kernels=vanilla: $PACKAGE $VERSION, bench config; patched: + $npatch patches, same config + memaccel.config" \
 	--meta "engines=cpu: the kernel's own per-folio copy (batch path off); mtcopy-NT: mtcopy with threads=N; dcbm-Nch: dcbm on N swdma channels, threshold 0 (all by DMA); reasons=all, batch_max=512 pages except in the first-folio table and (w), where it is 16384" \
 	--meta "swdma=8 channels modelled PTDMA-like: ${SWDMA_LATENCY_NS:-10000} ns per descriptor, ${SWDMA_BANDWIDTH_MBPS:-400} MB/s per channel (docs/benchmarks.md says why); its threads copy on the guest's 2 vCPUs" \
+	--meta "placement=$placement: $([ "$placement" = any ] && echo "frames as the allocator gives them" || echo "migbench --hold-placement held the 2 MB blocks that alias in QEMU TCG's TLB (docs/benchmarks.md); column tlb_alias_folios counts the folios moved between aliasing frames")" \
 	--meta "topology=$topo" \
 	--meta "host=$(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
 	--meta "date=$(date -u +%Y-%m-%d)"

@@ -41,7 +41,7 @@ if __name__ == "__main__" and sys.prefix == sys.base_prefix and os.path.exists(V
 
 INT_COLS = ("folio_size_B", "folios", "small_folios", "large_folios", "batch_folios",
             "threads", "moved_B", "rep", "folio_splits", "pgmigrate_fail",
-            "pages_migrated", "free_2M_blocks", "hog_iterations")
+            "pages_migrated", "free_2M_blocks", "hog_iterations", "tlb_alias_folios")
 FLOAT_COLS = ("wall_s", "cpu_s", "first_unavailable_s")
 
 
@@ -179,6 +179,29 @@ def slower_than_cpu(rows):
     return out
 
 
+def tlb_alias_section(out, rows):
+    """Per label and table: the folios that moved between frames aliasing
+    in QEMU TCG's software TLB (migbench's tlb_alias_folios column), out
+    of the folios moved in the rows that record it."""
+    agg = OrderedDict()
+    for r in rows:
+        if r.get("tlb_alias_folios") is None:
+            continue
+        s = agg.setdefault((r["label"], r["table"]), [0, 0, 0])
+        s[0] += 1 if r["tlb_alias_folios"] else 0
+        s[1] += r["tlb_alias_folios"]
+        s[2] += r["folios"] or 0
+    if not agg:
+        return
+    out.append("#### Folios moved between frames that alias in QEMU TCG's TLB "
+               "(frame numbers a multiple of 1024 apart; such a copy is ~13x slower)\n")
+    out.append("| label | table | repetitions with any | aliasing folios | folios moved |")
+    out.append("|---|---|---|---|---|")
+    for (lab, t), (nrep, n, tot) in agg.items():
+        out.append(f"| {lab} | {t} | {nrep} | {n} | {tot} |")
+    out.append("")
+
+
 def markdown(rows, meta):
     out = []
     if meta:
@@ -270,6 +293,7 @@ def markdown(rows, meta):
         out.append("")
     else:
         out.append("No folio was split and no page failed to migrate during any move.\n")
+    tlb_alias_section(out, rows)
     warn = slower_than_cpu(rows)
     if warn:
         out.append(f"#### Points where an engine is below {SLOWER_THAN_CPU}x {BASE_ENGINE}\n")

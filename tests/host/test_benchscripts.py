@@ -2,12 +2,15 @@
 """bench/engines.sh, the guest side of make demo's engine runs, outside a
 guest: with the engine helpers stubbed and a fake migbench, it must start
 its CSV afresh (vm-run runs a guest command again after a crash, and a
-crashed attempt's rows must not stay), and interleave the engines round
-by round."""
+crashed attempt's rows must not stay), interleave the engines round by
+round, and hold the TLB-alias placement for the whole run, stopping the
+holder at the end (bench/placement.sh), unless MIGBENCH_PLACEMENT=any."""
 import os
 import shutil
 import stat
 import subprocess
+
+import pytest
 
 from conftest import TOP
 
@@ -19,8 +22,15 @@ mo_stats() { echo stub; }
 """
 
 FAKE_MIGBENCH = """\
-#!/bin/sh
-# append one row: label,first-rep
+#!/bin/bash
+# --hold-placement: log it, say so, and wait for SIGTERM; else append one
+# row: label,first-rep
+if [ "$1" = --hold-placement ]; then
+	trap 'echo released >>"$TOP/events"; exit 0' TERM
+	echo hold >>"$TOP/events"
+	echo "placement held: fake"
+	while :; do sleep 0.05; done
+fi
 label= csv= rep=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -34,23 +44,32 @@ echo "$label,$rep" >>"$csv"
 """
 
 
-def test_engines_sh_starts_afresh_and_interleaves(tmp_path):
+@pytest.mark.parametrize("placement", ["hold", "any"])
+def test_engines_sh_starts_afresh_and_interleaves(tmp_path, placement):
     os.makedirs(tmp_path / "bench")
     os.makedirs(tmp_path / "tests" / "vm" / "lib")
     os.makedirs(tmp_path / "tools" / "migbench")
     os.makedirs(tmp_path / "mo")
-    shutil.copy(os.path.join(TOP, "bench", "engines.sh"), tmp_path / "bench")
+    for f in ("engines.sh", "placement.sh"):
+        shutil.copy(os.path.join(TOP, "bench", f), tmp_path / "bench")
     (tmp_path / "tests" / "vm" / "lib" / "engines.sh").write_text(STUB_LIB)
     mb = tmp_path / "tools" / "migbench" / "migbench"
     mb.write_text(FAKE_MIGBENCH)
     mb.chmod(mb.stat().st_mode | stat.S_IEXEC)
     csv = tmp_path / "engines.csv"
     csv.write_text("stale row of a crashed attempt\n")
-    env = dict(os.environ, TOP=str(tmp_path), MIGBENCH_ARGS="--reps 2")
+    env = dict(os.environ, TOP=str(tmp_path), MIGBENCH_ARGS="--reps 2",
+               MIGBENCH_PLACEMENT=placement)
     r = subprocess.run(["bash", str(tmp_path / "bench" / "engines.sh"), str(csv),
                         "cpu", "mtcopy-2", "mtcopy-2s"],
-                       env=env, capture_output=True, text=True)
+                       env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     rows = csv.read_text().split()
     assert rows == ["cpu,0", "mtcopy-2T,0", "mtcopy-2T-split,0",
                     "cpu,1", "mtcopy-2T,1", "mtcopy-2T-split,1"], rows
+    events = tmp_path / "events"
+    if placement == "hold":
+        assert "placement held: fake" in r.stdout
+        assert events.read_text().split() == ["hold", "released"]
+    else:
+        assert not events.exists()

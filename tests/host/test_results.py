@@ -187,3 +187,26 @@ def test_engine_below_cpu_gets_a_warning(tmp_path, cols):
     # no cpu label, nothing to compare with: no warning
     write(csv, cols, [r for r in rows if r["label"] != "cpu"])
     assert "WARNING" not in run([RES, "render", str(csv), "--md", str(md)]).stdout
+
+
+def test_tlb_alias_folios_are_summed_per_label_and_table(tmp_path, cols):
+    """migbench's tlb_alias_folios column: per label and table, the
+    repetitions with any aliasing folio, the aliasing folios, and the folios
+    moved in rows that record it; no section when no row records it."""
+    assert "tlb_alias_folios" in cols
+    csv = tmp_path / "t.csv"
+    write(csv, cols, [
+        mv("cpu", "b", 2 << 20, 16, 0.3, 0, tlb_alias_folios=12),
+        mv("cpu", "b", 2 << 20, 16, 0.3, 1, tlb_alias_folios=0),
+        mv("cpu", "b", 2 << 20, 4, 0.3, 2, tlb_alias_folios=4),
+        mv("mtcopy-2T", "b", 2 << 20, 16, 0.4, 0, tlb_alias_folios=0),
+    ])
+    r = run(["python3", RES, str(csv)])
+    assert r.returncode == 0, r.stderr
+    assert "alias in QEMU TCG's TLB" in r.stdout
+    assert "| cpu | b | 2 | 16 | 36 |" in r.stdout
+    assert "| mtcopy-2T | b | 0 | 0 | 16 |" in r.stdout
+    write(csv, cols, [mv("cpu", "b", 2 << 20, 16, 0.3, 0)])
+    r = run(["python3", RES, str(csv)])
+    assert r.returncode == 0, r.stderr
+    assert "alias in QEMU TCG's TLB" not in r.stdout

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/engines.sh"
 mb=$TOP/tools/migbench/migbench
-ktap_plan 6
+ktap_plan 8
 ktap_check "all folio sizes 4K..2M move node 0 -> 1 and verify" \
 	"$mb" --tables a --total 4M --reps 1 --label test
 ktap_check "2 MB folio counts move and verify" "$mb" --tables b --counts 1,3 --reps 1 --label test
@@ -13,6 +13,29 @@ ktap_check "copy limit measures and verifies" "$mb" --tables limit --total 4M --
 ktap_check "reverse direction node 1 -> 0" "$mb" --tables a --sizes 64K,2M --total 4M --reps 1 --src 1 --dst 0
 ktap_expect_rc "corrupted data after the move is detected (exit 2)" 2 \
 	"$mb" --tables a --sizes 16K --total 2M --reps 1 --inject-corrupt
+# --hold-placement (bench/placement.sh): while it holds, no 2 MB folio
+# moves between frames that alias in QEMU TCG's TLB (the CSV's last
+# column), and its memory comes back when it stops.
+. "$TOP/bench/placement.sh"
+node_free_kb() { awk '/MemFree/ {s += $4} END {print s}' /sys/devices/system/node/node[01]/meminfo; }
+placement_moves() {
+	local csv=/tmp/migbench-placement.csv rc=0
+	rm -f $csv
+	placement_hold >/dev/null || return 1
+	"$mb" --tables b --counts 8 --reps 3 --label test --csv $csv >/dev/null || rc=1
+	placement_release
+	[ $rc = 0 ] || return 1
+	tail -n +2 $csv | awk -F, '{n++; s += $NF} END {print "aliasing folios:", s + 0, "in", n, "moves"; exit !(n == 3 && s == 0)}'
+}
+free0=$(node_free_kb)
+ktap_check "with the placement held, no 2 MB folio moves between TLB-aliasing frames" placement_moves
+placement_freed() {
+	local free1
+	free1=$(node_free_kb)
+	echo "free on nodes 0-1: $free0 kB before, $free1 kB after"
+	[ "$free1" -ge $((free0 * 9 / 10)) ]
+}
+ktap_check "the held blocks are free again after the holder stops" placement_freed
 # With every mTHP size off and migbench told not to touch sysfs, asking for
 # 64K folios yields base pages: the size check must refuse to measure.
 restore "$THP"/hugepages-*kB/enabled

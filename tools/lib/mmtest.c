@@ -172,6 +172,25 @@ static void read_pagemap(char *addr, unsigned long npages, uint64_t *out)
 		fatal(EXIT_SYS, "read /proc/self/pagemap: %s", strerror(errno));
 }
 
+uint64_t pfn_at(const void *addr)
+{
+	uint64_t pm;
+
+	read_pagemap((char *)addr, 1, &pm);
+	return pm >> 63 ? pfn_of(pm) : 0;
+}
+
+bool is_thp_at(const void *addr)
+{
+	uint64_t pfn = pfn_at(addr), kf;
+
+	if (!pfn || pfn % (PMD_SZ / PAGE_SZ) ||
+	    pread(kpageflags_fd, &kf, 8, pfn * 8) != 8)
+		return false;
+	return (kf & (1ULL << KPF_THP)) && (kf & (1ULL << KPF_COMPOUND_HEAD)) &&
+	       pfn_at((const char *)addr + PMD_SZ - PAGE_SZ) == pfn + PMD_SZ / PAGE_SZ - 1;
+}
+
 /* Fails unless [addr, addr+len) is made of folios of exactly @fsize. */
 void check_folios(char *addr, unsigned long len, unsigned long fsize,
 			 const char *when)

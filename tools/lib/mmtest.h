@@ -10,6 +10,7 @@
 #define PMD_SZ		(2UL << 20)
 #define KPF_COMPOUND_HEAD	15
 #define KPF_COMPOUND_TAIL	16
+#define KPF_THP			22
 #define THP_DIR		"/sys/kernel/mm/transparent_hugepage"
 #define MAX_MTHP	16
 
@@ -31,6 +32,10 @@ void mm_open_proc(void);
 /* Exit EXIT_CHECK unless [addr, addr+len) is folios of exactly @fsize */
 void check_folios(char *addr, unsigned long len, unsigned long fsize,
 		  const char *when);
+/* The page frame number behind @addr, 0 if no page is present there */
+uint64_t pfn_at(const void *addr);
+/* Does a 2 MB THP start at @addr (PMD-aligned), whole and present? */
+bool is_thp_at(const void *addr);
 /* Exit EXIT_CHECK unless every page of [addr, addr+len) is on @node */
 void check_node(char *addr, unsigned long len, int node);
 uint64_t pattern(uint64_t word, uint64_t seed);

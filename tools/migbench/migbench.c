@@ -25,6 +25,11 @@
  * the move, every base page must be on DST, still in a folio of that size,
  * and hold exactly the bytes written before. Any mismatch is fatal (exit 2).
  * Needs root (kpageflags, mTHP sysfs).
+ *
+ * Under QEMU TCG, where a copy runs 13x slower when its source and
+ * destination frames alias in the vCPU's software TLB, every row counts
+ * the folios that moved between such frames, and --hold-placement holds
+ * the frames that would (see "TCG's software TLB" below).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -67,9 +72,114 @@ static struct {
 	const char *label;
 	const char *csv_path;
 	bool inject_corrupt;
+	bool hold_placement;
 } opt;
 
 static FILE *csv;
+
+/* ---- TCG's software TLB and the frames a move gets ---- */
+
+/*
+ * QEMU TCG gives each vCPU a direct-mapped TLB of 2^n entries, resized at
+ * flushes (n was 10..12 in every sweep of docs/benchmarks.md, "mtcopy at
+ * 2 MB and the slow state"). The kernel copies through the direct map, so
+ * a copy whose source and destination frame numbers differ by a multiple
+ * of 2^n misses that TLB on every access and runs 13x slower, whatever the
+ * engine. A folio "aliases" when its frames before and after the move
+ * differ by a multiple of the smallest size seen, 2^10 pages.
+ */
+#define TLB_ALIAS_PAGES	1024UL
+#define PMD_PAGES	(PMD_SZ / PAGE_SZ)
+
+static void frames_of(void *const *pages, unsigned long nr, uint64_t *pfn)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++)
+		pfn[i] = pfn_at(pages[i]);
+}
+
+/* How many of the @nr folios at @pages moved between aliasing frames */
+static unsigned long tlb_aliased(void *const *pages, unsigned long nr,
+				 const uint64_t *from)
+{
+	unsigned long i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		n += (pfn_at(pages[i]) - from[i]) % TLB_ALIAS_PAGES == 0;
+	return n;
+}
+
+/*
+ * Take every free 2 MB block of @node whose block number (frame / 512) has
+ * the parity @hold, by faulting THPs until the node has none left, and
+ * give the blocks of the other parity back, all at once at the end (given
+ * back one by one, the next fault would get them again). The kernel's
+ * next 2 MB allocations on @node then come from the blocks given back.
+ */
+static void hold_node(int node, unsigned int hold, unsigned long *held,
+		      unsigned long *freed)
+{
+	const unsigned long chunk = 64UL << 20;
+	char **back = NULL;
+	unsigned long nr_back = 0, max_back = 0, off, i;
+	bool more = true;
+
+	while (more) {
+		char *p = alloc_on(chunk, node, PMD_SZ);
+
+		for (off = 0; off < chunk; off += PMD_SZ) {
+			char *b = p + off;
+
+			b[0] = 1;
+			if (!is_thp_at(b)) {
+				/* the node has no free 2 MB block left */
+				munmap(b, chunk - off);
+				more = false;
+				break;
+			}
+			if ((pfn_at(b) / PMD_PAGES & 1) == hold) {
+				(*held)++;
+				continue;
+			}
+			if (nr_back == max_back) {
+				max_back = max_back ? 2 * max_back : 1024;
+				back = realloc(back, max_back * sizeof(*back));
+				if (!back)
+					fatal(EXIT_SYS, "out of memory");
+			}
+			back[nr_back++] = b;
+		}
+	}
+	for (i = 0; i < nr_back; i++)
+		if (munmap(back[i], PMD_SZ))
+			fatal(EXIT_SYS, "munmap: %s", strerror(errno));
+	*freed += nr_back;
+	free(back);
+}
+
+/*
+ * --hold-placement: hold the even 2 MB blocks of the source node and the
+ * odd ones of the destination node until SIGTERM or SIGINT. While held,
+ * a 2 MB folio moves between frames an odd multiple of 512 pages apart,
+ * which no TLB of 1024 entries or more aliases, and every configuration
+ * is measured on placements of the same kind. Run it beside the
+ * benchmark; each row's TLB-alias count shows whether it held.
+ */
+static void hold_placement(void)
+{
+	unsigned long held[2] = { 0 }, freed[2] = { 0 };
+
+	mthp_select(PMD_SZ);
+	hold_node(opt.src, 0, &held[0], &freed[0]);
+	hold_node(opt.dst, 1, &held[1], &freed[1]);
+	mthp_restore();
+	printf("placement held: node %d: %lu even 2 MB blocks held, %lu odd given back; node %d: %lu odd held, %lu even given back\n",
+	       opt.src, held[0], freed[0], opt.dst, held[1], freed[1]);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
 
 /* ---- one measurement ---- */
 
@@ -121,7 +231,8 @@ static void check_moved(long ret, const int *status, unsigned long nr)
  * With @first_gap, also how long the first folio was unavailable.
  */
 static double measure_move(unsigned long fsize, unsigned long nr, int rep,
-			   double *first_gap, struct mm_counters *mc)
+			   double *first_gap, struct mm_counters *mc,
+			   unsigned long *aliased)
 {
 	struct mm_counters before;
 	struct watch w = { 0 };
@@ -130,11 +241,12 @@ static double measure_move(unsigned long fsize, unsigned long nr, int rep,
 	uint64_t seed = ((uint64_t)fsize << 20) ^ ((uint64_t)nr << 8) ^ rep;
 	void **pages = malloc(nr * sizeof(void *));
 	int *nodes = malloc(nr * sizeof(int)), *status = malloc(nr * sizeof(int));
+	uint64_t *from = malloc(nr * sizeof(uint64_t));
 	char *p;
 	double t0, t1;
 	long ret;
 
-	if (!pages || !nodes || !status)
+	if (!pages || !nodes || !status || !from)
 		fatal(EXIT_SYS, "out of memory");
 	mthp_select(fsize);
 	p = alloc_on(len, opt.src, fsize);
@@ -146,6 +258,7 @@ static double measure_move(unsigned long fsize, unsigned long nr, int rep,
 		nodes[i] = opt.dst;
 		status[i] = INT_MIN;
 	}
+	frames_of(pages, nr, from);
 	if (first_gap) {
 		w.addr = p;
 		if (pthread_create(&watcher, NULL, watch_fn, &w))
@@ -164,6 +277,7 @@ static double measure_move(unsigned long fsize, unsigned long nr, int rep,
 		*first_gap = w.max_gap;
 	}
 	check_moved(ret, status, nr);
+	*aliased = tlb_aliased(pages, nr, from);
 	if (opt.inject_corrupt)
 		p[len / 2] ^= 0x5a;
 	check_node(p, len, opt.dst);
@@ -173,6 +287,7 @@ static double measure_move(unsigned long fsize, unsigned long nr, int rep,
 	free(pages);
 	free(nodes);
 	free(status);
+	free(from);
 	return t1 - t0;
 }
 
@@ -193,7 +308,8 @@ static double thread_cpu(void)
  * that call, that is what the migration cost the migrating task itself.
  */
 static double measure_mix(unsigned long n_small, unsigned long n_large,
-			  int rep, double *cpu, struct mm_counters *mc)
+			  int rep, double *cpu, struct mm_counters *mc,
+			  unsigned long *aliased)
 {
 	struct mm_counters before;
 	unsigned long ls = n_small * PAGE_SZ, ll = n_large * PMD_SZ;
@@ -201,11 +317,12 @@ static double measure_mix(unsigned long n_small, unsigned long n_large,
 	uint64_t seed = (n_small << 32) ^ (n_large << 8) ^ rep;
 	void **pages = malloc(nr * sizeof(void *));
 	int *nodes = malloc(nr * sizeof(int)), *status = malloc(nr * sizeof(int));
+	uint64_t *from = malloc(nr * sizeof(uint64_t));
 	char *big, *small;
 	double t0, t1, c0, c1;
 	long ret;
 
-	if (!pages || !nodes || !status || !n_small || !n_large)
+	if (!pages || !nodes || !status || !from || !n_small || !n_large)
 		fatal(EXIT_SYS, "measure_mix: bad workload or out of memory");
 	/* Pages are allocated at first touch: under each one's THP setting */
 	mthp_select(PMD_SZ);
@@ -225,6 +342,7 @@ static double measure_mix(unsigned long n_small, unsigned long n_large,
 		nodes[i] = opt.dst;
 		status[i] = INT_MIN;
 	}
+	frames_of(pages, nr, from);
 	mm_counters_read(&before);
 	c0 = thread_cpu();
 	t0 = now();
@@ -233,6 +351,7 @@ static double measure_mix(unsigned long n_small, unsigned long n_large,
 	c1 = thread_cpu();
 	mm_counters_since(mc, &before);
 	check_moved(ret, status, nr);
+	*aliased = tlb_aliased(pages, nr, from);
 	check_node(big, ll, opt.dst);
 	check_node(small, ls, opt.dst);
 	check_folios(big, ll, PMD_SZ, "after move");
@@ -243,6 +362,7 @@ static double measure_mix(unsigned long n_small, unsigned long n_large,
 	free(pages);
 	free(nodes);
 	free(status);
+	free(from);
 	*cpu = c1 - c0;
 	return t1 - t0;
 }
@@ -304,7 +424,8 @@ static double measure_copy(int threads, unsigned long len)
 
 #define CSV_HEADER "label,table,folio_size_B,folios,small_folios,large_folios," \
 	"batch_folios,threads,moved_B,rep,wall_s,cpu_s,first_unavailable_s," \
-	"folio_splits,pgmigrate_fail,pages_migrated,free_2M_blocks,hog_iterations"
+	"folio_splits,pgmigrate_fail,pages_migrated,free_2M_blocks,hog_iterations," \
+	"tlb_alias_folios"
 
 /* One repetition; a field that does not apply is 0 (a time: < 0). */
 struct row {
@@ -315,6 +436,7 @@ struct row {
 	int rep;
 	double wall, cpu, first;
 	const struct mm_counters *mc;
+	long aliased;		/* folios moved between aliasing frames; < 0: n/a */
 };
 
 static void csv_ulong(unsigned long v)
@@ -344,6 +466,8 @@ static void emit(const struct row *r)
 		printf(", first folio unavailable %.3f ms", r->first * 1e3);
 	if (r->mc)
 		printf(", splits %lu, pgmigrate_fail %lu", r->mc->splits, r->mc->pgmigrate_fail);
+	if (r->aliased >= 0)
+		printf(", TLB-alias folios %ld", r->aliased);
 	printf("\n");
 	fflush(stdout);
 	if (!csv)
@@ -362,26 +486,32 @@ static void emit(const struct row *r)
 	csv_secs(r->first);
 	/* the last three columns are the compaction rows' (bench/dma.sh) */
 	if (r->mc)
-		fprintf(csv, ",%lu,%lu,,,\n", r->mc->splits, r->mc->pgmigrate_fail);
+		fprintf(csv, ",%lu,%lu,,,", r->mc->splits, r->mc->pgmigrate_fail);
 	else
-		fprintf(csv, ",,,,,\n");
+		fprintf(csv, ",,,,,");
+	if (r->aliased >= 0)
+		fprintf(csv, ",%ld\n", r->aliased);
+	else
+		fprintf(csv, ",\n");
 	fflush(csv);
 }
 
 static void table_a(void)
 {
 	struct mm_counters mc;
+	unsigned long al;
 	int s, r;
 
 	for (s = 0; s < opt.nr_sizes; s++) {
 		unsigned long fsize = opt.sizes[s], nr = opt.total / fsize;
 
 		for (r = 0; r < opt.reps; r++) {
-			double t = measure_move(fsize, nr, r, NULL, &mc);
+			double t = measure_move(fsize, nr, r, NULL, &mc, &al);
 
 			emit(&(struct row){ .table = "a", .folio_size = fsize,
 				.folios = nr, .bytes = nr * fsize, .rep = r,
-				.wall = t, .cpu = -1, .first = -1, .mc = &mc });
+				.wall = t, .cpu = -1, .first = -1, .mc = &mc,
+				.aliased = al });
 		}
 	}
 }
@@ -389,17 +519,19 @@ static void table_a(void)
 static void table_b(void)
 {
 	struct mm_counters mc;
+	unsigned long al;
 	int c, r;
 
 	for (c = 0; c < opt.nr_counts; c++) {
 		unsigned long nr = opt.counts[c];
 
 		for (r = 0; r < opt.reps; r++) {
-			double t = measure_move(PMD_SZ, nr, r, NULL, &mc);
+			double t = measure_move(PMD_SZ, nr, r, NULL, &mc, &al);
 
 			emit(&(struct row){ .table = "b", .folio_size = PMD_SZ,
 				.folios = nr, .bytes = nr * PMD_SZ, .rep = r,
-				.wall = t, .cpu = -1, .first = -1, .mc = &mc });
+				.wall = t, .cpu = -1, .first = -1, .mc = &mc,
+				.aliased = al });
 		}
 	}
 }
@@ -412,6 +544,7 @@ static void table_w(void)
 		{ 1000, 24 },	/* B */
 	};
 	struct mm_counters mc;
+	unsigned long al;
 	unsigned int k;
 	int r;
 
@@ -419,13 +552,14 @@ static void table_w(void)
 		unsigned long bytes = w[k].small * PAGE_SZ + w[k].large * PMD_SZ;
 
 		for (r = 0; r < opt.reps; r++) {
-			double c, t = measure_mix(w[k].small, w[k].large, r, &c, &mc);
+			double c, t = measure_mix(w[k].small, w[k].large, r, &c,
+						  &mc, &al);
 
 			emit(&(struct row){ .table = "w",
 				.folios = w[k].small + w[k].large,
 				.small = w[k].small, .large = w[k].large,
 				.bytes = bytes, .rep = r, .wall = t, .cpu = c,
-				.first = -1, .mc = &mc });
+				.first = -1, .mc = &mc, .aliased = al });
 		}
 	}
 }
@@ -441,6 +575,7 @@ static void table_w(void)
 static void table_first(void)
 {
 	struct mm_counters mc;
+	unsigned long al;
 	char saved[32] = "", val[32];
 	int b, r, fd;
 	ssize_t n;
@@ -460,12 +595,12 @@ static void table_first(void)
 		snprintf(val, sizeof(val), "%lu", opt.batches[b] * (PMD_SZ / PAGE_SZ));
 		write_str(BATCH_MAX_PATH, val);
 		for (r = 0; r < opt.reps; r++) {
-			double g, t = measure_move(PMD_SZ, FIRST_NR, r, &g, &mc);
+			double g, t = measure_move(PMD_SZ, FIRST_NR, r, &g, &mc, &al);
 
 			emit(&(struct row){ .table = "first", .folio_size = PMD_SZ,
 				.folios = FIRST_NR, .batch = opt.batches[b],
 				.bytes = FIRST_NR * PMD_SZ, .rep = r, .wall = t,
-				.cpu = -1, .first = g, .mc = &mc });
+				.cpu = -1, .first = g, .mc = &mc, .aliased = al });
 		}
 	}
 	write_str(BATCH_MAX_PATH, saved);
@@ -481,7 +616,7 @@ static void table_limit(void)
 
 			emit(&(struct row){ .table = "limit", .threads = tlist[i],
 				.bytes = opt.total, .rep = r, .wall = t,
-				.cpu = -1, .first = -1 });
+				.cpu = -1, .first = -1, .aliased = -1 });
 		}
 	}
 }
@@ -526,6 +661,9 @@ static void usage(FILE *f)
 		"  --csv FILE       append one row per repetition to FILE (scripts/results.py\n"
 		"                   makes tables and plots of it)\n"
 		"  --csv-header     print the CSV header line and exit\n"
+		"  --hold-placement hold the 2 MB blocks of --src and --dst where a folio\n"
+		"                   would move between frames that alias in QEMU TCG's TLB,\n"
+		"                   until SIGTERM; run it beside the benchmark\n"
 		"test-only:\n"
 		"  --inject-corrupt flip a byte after each move (verification must fail)\n"
 		"  --no-mthp-setup  leave THP sysfs alone (folio size check must fail)\n");
@@ -584,6 +722,9 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--inject-corrupt")) {
 			opt.inject_corrupt = true;
+			needs = false;
+		} else if (!strcmp(a, "--hold-placement")) {
+			opt.hold_placement = true;
 			needs = false;
 		} else if (!strcmp(a, "--no-mthp-setup")) {
 			mm_no_mthp_setup = true;
@@ -646,6 +787,8 @@ int main(int argc, char **argv)
 			fprintf(csv, CSV_HEADER "\n");
 	}
 	mthp_save();
+	if (opt.hold_placement)
+		hold_placement();
 
 	printf("## migbench: node %d -> node %d, kernel %s, %ld CPUs, %d reps, label %s\n",
 	       opt.src, opt.dst, u.release, sysconf(_SC_NPROCESSORS_ONLN), opt.reps,
