@@ -18,17 +18,19 @@ ktap_expect_rc "corrupted data after the move is detected (exit 2)" 2 \
 # column), and its memory comes back when it stops.
 . "$TOP/bench/placement.sh"
 node_free_kb() { awk '/MemFree/ {s += $4} END {print s}' /sys/devices/system/node/node[01]/meminfo; }
+# shellcheck disable=SC2317 # run through ktap_check
 placement_moves() {
 	local csv=/tmp/migbench-placement.csv rc=0
-	rm -f $csv
+	rm -f "$csv"
 	placement_hold >/dev/null || return 1
-	"$mb" --tables b --counts 8 --reps 3 --label test --csv $csv >/dev/null || rc=1
+	"$mb" --tables b --counts 8 --reps 3 --label test --csv "$csv" >/dev/null || rc=1
 	placement_release
-	[ $rc = 0 ] || return 1
-	tail -n +2 $csv | awk -F, '{n++; s += $NF} END {print "aliasing folios:", s + 0, "in", n, "moves"; exit !(n == 3 && s == 0)}'
+	[ "$rc" = 0 ] || return 1
+	tail -n +2 "$csv" | awk -F, '{n++; s += $NF} END {print "aliasing folios:", s + 0, "in", n, "moves"; exit !(n == 3 && s == 0)}'
 }
 free0=$(node_free_kb)
 ktap_check "with the placement held, no 2 MB folio moves between TLB-aliasing frames" placement_moves
+# shellcheck disable=SC2317 # run through ktap_check
 placement_freed() {
 	local free1
 	free1=$(node_free_kb)
