@@ -179,6 +179,33 @@ def slower_than_cpu(rows):
     return out
 
 
+def exchange_section(out, rows):
+    """Table x of migbench: per label and folio size, exchange ("x") and
+    two migrations ("x2m") side by side, with the ratio of their medians."""
+    def size(r):
+        return r["folio_size_B"]
+
+    labels, x = group(rows, "x", size, gbps)
+    _, x2 = group(rows, "x2m", size, gbps)
+    _, xc = group(rows, "x", size, cpu_per_gb)
+    _, x2c = group(rows, "x2m", size, cpu_per_gb)
+    if not labels:
+        return
+    out.append("#### (x) Exchange (MPOL_MF_EXCHANGE) against two migrations "
+               "(the DST-side folios to SRC, then the SRC-side ones to DST): "
+               "GB/s of data placed (both sides), and the calling thread's CPU s/GB\n")
+    out.append("| label | folio | exchange GB/s | two migrations GB/s | exchange / two migrations "
+               "| exchange CPU s/GB | two migrations CPU s/GB |")
+    out.append("|---|---|---|---|---|---|---|")
+    for lab in labels:
+        for k in sorted(x[lab]):
+            a, b = x[lab][k], x2[lab].get(k, [])
+            ratio = f"{summary(a)[0] / summary(b)[0]:.2f}×" if a and b else "–"
+            out.append(f"| {lab} | {size_name(k)} | {fmt(a)} | {fmt(b)} | {ratio} "
+                       f"| {fmt(xc[lab][k])} | {fmt(x2c[lab].get(k, []))} |")
+    out.append("")
+
+
 def tlb_alias_section(out, rows):
     """Per label and table: the folios that moved between frames aliasing
     in QEMU TCG's software TLB (migbench's tlb_alias_folios column), out
@@ -257,6 +284,7 @@ def markdown(rows, meta):
         _, wcpu = group(rows, "w", wkey, cpu_per_gb)
         key_table(out, "(w) CPU time of the migrating thread per GB moved, s/GB", "workload",
                   labels, wcpu, loads, wname)
+    exchange_section(out, rows)
     labels, comp = group(rows, "compaction", lambda r: "wall_s", lambda r: r)
     if labels:
         out.append("#### Compaction of a fragmented node (bench/dma.sh)\n")

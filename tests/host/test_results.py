@@ -210,3 +210,19 @@ def test_tlb_alias_folios_are_summed_per_label_and_table(tmp_path, cols):
     r = run(["python3", RES, str(csv)])
     assert r.returncode == 0, r.stderr
     assert "alias in QEMU TCG's TLB" not in r.stdout
+
+
+def test_exchange_table_sets_exchange_beside_two_migrations(tmp_path, cols):
+    """Table x: per label and size, the exchange's and the two migrations'
+    medians, their ratio, and the CPU time per GB of each."""
+    csv = tmp_path / "x.csv"
+    rows = []
+    for rep, (gx, g2) in enumerate(((1.3, 1.0), (1.5, 1.0), (1.2, 0.8))):
+        rows.append(mv("cpu", "x", 4096, 100, gx, rep, cpu_s="0.01"))
+        rows.append(mv("cpu", "x2m", 4096, 100, g2, rep, cpu_s="0.02"))
+    write(csv, cols, rows)
+    r = run(["python3", RES, str(csv)])
+    assert r.returncode == 0, r.stderr
+    assert "(x) Exchange" in r.stdout
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("| cpu | 4K |"))
+    assert "| 1.300 (1.200–1.500) | 1.000 (0.800–1.000) | 1.30× |" in line, line

@@ -5,10 +5,15 @@
  * Reproduces the two tables of the "batch folio copy + copy offload" RFC:
  *  (a) GB/s moving a fixed total from node SRC to node DST, for folio sizes
  *      4K..2M (mTHP sysfs sizes; 2M through THP with MADV_HUGEPAGE);
- *  (b) GB/s for 2 MB folios by number of folios moved.
+ *  (b) GB/s for 2 MB folios by number of folios moved in one call (each
+ *      repetition repeats the call until --b-min bytes have moved);
  *  (w) GB/s and the migrating thread's own CPU time per GB for the mixed
  *      workloads of DSA-2LM: A = 1023 x 4K + 1 x 2M, B = 1000 x 4K + 24 x 2M,
  *      moved in one move_pages(2) call;
+ *  (x) exchange against two migrations: folios on SRC and on DST trade
+ *      nodes by move_pages(2) with MPOL_MF_EXCHANGE, or by moving the DST
+ *      ones to SRC and then the SRC ones to DST; GB/s of both sides and
+ *      the calling thread's CPU time;
  * plus the in-guest copy limit: memcpy bandwidth SRC->DST with one thread
  * and with N threads, measured the same way, so each table can be read
  * against what the machine can copy at all.
@@ -64,11 +69,12 @@ static struct {
 	unsigned long batches[MAX_LIST];
 	int nr_batches;
 	unsigned long total;
+	unsigned long b_min;
 	int reps;
 	int first_rep;
 	int src, dst;
 	int threads;
-	bool do_a, do_b, do_limit, do_first, do_w;
+	bool do_a, do_b, do_limit, do_first, do_w, do_x;
 	const char *label;
 	const char *csv_path;
 	bool inject_corrupt;
@@ -516,22 +522,36 @@ static void table_a(void)
 	}
 }
 
+/*
+ * Table (b): one repetition is as many calls of @nr folios as move
+ * --b-min bytes (at least one), timed and counted together, so that a
+ * point of one small call is not one host hiccup.
+ */
 static void table_b(void)
 {
-	struct mm_counters mc;
-	unsigned long al;
+	struct mm_counters mc, sum;
+	unsigned long al, alsum, calls, k;
 	int c, r;
 
 	for (c = 0; c < opt.nr_counts; c++) {
 		unsigned long nr = opt.counts[c];
 
+		calls = opt.b_min / (nr * PMD_SZ) ?: 1;
 		for (r = 0; r < opt.reps; r++) {
-			double t = measure_move(PMD_SZ, nr, r, NULL, &mc, &al);
+			double t = 0;
 
+			memset(&sum, 0, sizeof(sum));
+			for (k = 0, alsum = 0; k < calls; k++) {
+				t += measure_move(PMD_SZ, nr, r * calls + k,
+						  NULL, &mc, &al);
+				sum.splits += mc.splits;
+				sum.pgmigrate_fail += mc.pgmigrate_fail;
+				alsum += al;
+			}
 			emit(&(struct row){ .table = "b", .folio_size = PMD_SZ,
-				.folios = nr, .bytes = nr * PMD_SZ, .rep = r,
-				.wall = t, .cpu = -1, .first = -1, .mc = &mc,
-				.aliased = al });
+				.folios = nr, .bytes = calls * nr * PMD_SZ,
+				.rep = r, .wall = t, .cpu = -1, .first = -1,
+				.mc = &sum, .aliased = alsum });
 		}
 	}
 }
@@ -560,6 +580,144 @@ static void table_w(void)
 				.small = w[k].small, .large = w[k].large,
 				.bytes = bytes, .rep = r, .wall = t, .cpu = c,
 				.first = -1, .mc = &mc, .aliased = al });
+		}
+	}
+}
+
+#ifndef MPOL_MF_EXCHANGE
+#define MPOL_MF_EXCHANGE	(1 << 8)	/* memaccel: move_pages(2) pairs */
+#endif
+
+/* Exit unless every status is @even for even entries and @odd for odd */
+static void check_status2(long ret, const int *status, unsigned long nr,
+			  int even, int odd)
+{
+	unsigned long i;
+
+	if (ret < 0)
+		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
+	if (ret > 0)
+		fatal(EXIT_CHECK, "move_pages: %ld pages not moved", ret);
+	for (i = 0; i < nr; i++)
+		if (status[i] != (i % 2 ? odd : even))
+			fatal(EXIT_CHECK, "entry %lu: status %d, expected node %d",
+			      i, status[i], i % 2 ? odd : even);
+}
+
+/*
+ * Exchange against two migrations: @nr folios A of @fsize on SRC and @nr
+ * folios B on DST trade nodes, either by one move_pages(2) call with
+ * MPOL_MF_EXCHANGE (pairs A_i, B_i) or, with @two_moves, by moving every
+ * B to SRC and then every A to DST (what tiering does when DST, the fast
+ * node, is full: demote first, then promote). Returns seconds; *@cpu the
+ * calling thread's CPU time. Both ends are checked: nodes, folio sizes,
+ * data.
+ */
+static double measure_exchange(unsigned long fsize, unsigned long nr,
+			       int rep, bool two_moves, double *cpu,
+			       struct mm_counters *mc)
+{
+	struct mm_counters before;
+	unsigned long len = fsize * nr, i;
+	uint64_t seed = ((uint64_t)fsize << 20) ^ ((uint64_t)nr << 8) ^ rep;
+	void **pages = malloc(2 * nr * sizeof(void *));
+	int *nodes = malloc(2 * nr * sizeof(int));
+	int *status = malloc(2 * nr * sizeof(int));
+	double t0, t1, c0, c1;
+	char *a, *b;
+	long ret;
+
+	if (!pages || !nodes || !status)
+		fatal(EXIT_SYS, "out of memory");
+	mthp_select(fsize);
+	a = alloc_on(len, opt.src, fsize);
+	b = alloc_on(len, opt.dst, fsize);
+	fill(a, len, seed);
+	fill(b, len, seed + 1);
+	check_folios(a, len, fsize, "before exchange");
+	check_folios(b, len, fsize, "before exchange");
+	check_node(a, len, opt.src);
+	check_node(b, len, opt.dst);
+	for (i = 0; i < 2 * nr; i++)
+		status[i] = INT_MIN;
+	mm_counters_read(&before);
+	c0 = thread_cpu();
+	t0 = now();
+	if (!two_moves) {
+		for (i = 0; i < nr; i++) {
+			pages[2 * i] = a + i * fsize;
+			pages[2 * i + 1] = b + i * fsize;
+		}
+		ret = move_pages(0, 2 * nr, pages, NULL, status,
+				 MPOL_MF_MOVE | MPOL_MF_EXCHANGE);
+	} else {
+		for (i = 0; i < nr; i++) {
+			pages[i] = b + i * fsize;
+			nodes[i] = opt.src;
+			pages[nr + i] = a + i * fsize;
+			nodes[nr + i] = opt.dst;
+		}
+		ret = move_pages(0, nr, pages, nodes, status, MPOL_MF_MOVE);
+		if (!ret)
+			ret = move_pages(0, nr, pages + nr, nodes + nr,
+					 status + nr, MPOL_MF_MOVE);
+	}
+	t1 = now();
+	c1 = thread_cpu();
+	mm_counters_since(mc, &before);
+	if (!two_moves) {
+		check_status2(ret, status, 2 * nr, opt.dst, opt.src);
+	} else {
+		check_moved(ret, status + nr, nr);
+		for (i = 0; i < nr; i++)
+			if (status[i] != opt.src)
+				fatal(EXIT_CHECK, "B %lu: status %d, expected node %d",
+				      i, status[i], opt.src);
+	}
+	check_node(a, len, opt.dst);
+	check_node(b, len, opt.src);
+	check_folios(a, len, fsize, "after exchange");
+	check_folios(b, len, fsize, "after exchange");
+	verify(a, len, seed);
+	verify(b, len, seed + 1);
+	munmap(a, len);
+	munmap(b, len);
+	free(pages);
+	free(nodes);
+	free(status);
+	*cpu = c1 - c0;
+	return t1 - t0;
+}
+
+/*
+ * Table x: per folio size, --total of folios on each node traded by
+ * exchange ("x") and by two migrations ("x2m"), interleaved repetition by
+ * repetition. The moved bytes are both sides'.
+ */
+static void table_x(void)
+{
+	struct mm_counters mc;
+	int s, r, k;
+
+	/* An even count with no pages: 0 here, EINVAL without the flag */
+	if (move_pages(0, 0, NULL, NULL, NULL, MPOL_MF_MOVE | MPOL_MF_EXCHANGE)) {
+		printf("exchange table: skipped (move_pages(2) MPOL_MF_EXCHANGE: %s; not a memaccel kernel)\n",
+		       strerror(errno));
+		return;
+	}
+	for (s = 0; s < opt.nr_sizes; s++) {
+		unsigned long fsize = opt.sizes[s], nr = opt.total / fsize;
+
+		for (r = 0; r < opt.reps; r++) {
+			for (k = 0; k < 2; k++) {
+				double c, t = measure_exchange(fsize, nr, r, k, &c, &mc);
+
+				emit(&(struct row){ .table = k ? "x2m" : "x",
+					.folio_size = fsize, .folios = nr,
+					.bytes = 2 * nr * fsize, .rep = r,
+					.wall = t, .cpu = c, .first = -1,
+					.mc = &mc, .aliased = -1 });
+			}
 		}
 	}
 }
@@ -650,13 +808,16 @@ static void usage(FILE *f)
 		"  --sizes LIST     folio sizes for table (a) [4K,16K,64K,256K,1M,2M]\n"
 		"  --total SIZE     bytes per move in (a) and the copy limit [64M]\n"
 		"  --counts LIST    2 MB folio counts for table (b) [1,2,4,8,16,32,64]\n"
+		"  --b-min SIZE     least data per repetition of (b): calls of COUNT\n"
+		"                   folios are repeated up to it [32M]\n"
 		"  --batches LIST   2 MB folios per batch for the first-folio table [1,2,4,8,16,32]\n"
 		"  --reps N         repetitions per point [5]\n"
 		"  --first-rep N    number the repetitions from N (a caller that\n"
 		"                   interleaves single repetitions of several runs) [0]\n"
 		"  --src N --dst N  source and destination node [0, 1]\n"
 		"  --threads N      threads for the multi-threaded copy limit [online CPUs]\n"
-		"  --tables LIST    any of a,b,limit,first,w [a,b,limit,first]\n"
+		"  --tables LIST    any of a,b,limit,first,w,x [a,b,limit,first]; x: exchange\n"
+		"                   (MPOL_MF_EXCHANGE) against two migrations, per --sizes\n"
 		"  --label NAME     row label in the CSV [this kernel's release]\n"
 		"  --csv FILE       append one row per repetition to FILE (scripts/results.py\n"
 		"                   makes tables and plots of it)\n"
@@ -674,6 +835,7 @@ static void parse_tables(const char *s)
 	char *dup = strdup(s), *tok, *save = NULL;
 
 	opt.do_a = opt.do_b = opt.do_limit = opt.do_first = opt.do_w = false;
+	opt.do_x = false;
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "a"))
 			opt.do_a = true;
@@ -685,11 +847,14 @@ static void parse_tables(const char *s)
 			opt.do_first = true;
 		else if (!strcmp(tok, "w"))
 			opt.do_w = true;
+		else if (!strcmp(tok, "x"))
+			opt.do_x = true;
 		else
-			fatal(EXIT_USAGE, "--tables: unknown table '%s' (a, b, limit, first, w)", tok);
+			fatal(EXIT_USAGE, "--tables: unknown table '%s' (a, b, limit, first, w, x)", tok);
 	}
 	free(dup);
-	if (!opt.do_a && !opt.do_b && !opt.do_limit && !opt.do_first && !opt.do_w)
+	if (!opt.do_a && !opt.do_b && !opt.do_limit && !opt.do_first && !opt.do_w &&
+	    !opt.do_x)
 		fatal(EXIT_USAGE, "--tables: nothing selected in '%s'", s);
 }
 
@@ -704,6 +869,7 @@ int main(int argc, char **argv)
 	opt.nr_counts = parse_list("1,2,4,8,16,32,64", opt.counts, false);
 	opt.nr_batches = parse_list("1,2,4,8,16,32", opt.batches, false);
 	opt.total = 64UL << 20;
+	opt.b_min = 32UL << 20;
 	opt.reps = 5;
 	opt.src = 0;
 	opt.dst = 1;
@@ -737,6 +903,8 @@ int main(int argc, char **argv)
 			opt.nr_counts = parse_list(v, opt.counts, false);
 		} else if (!strcmp(a, "--batches")) {
 			opt.nr_batches = parse_list(v, opt.batches, false);
+		} else if (!strcmp(a, "--b-min")) {
+			opt.b_min = parse_size(v);
 		} else if (!strcmp(a, "--total")) {
 			opt.total = parse_size(v);
 		} else if (!strcmp(a, "--reps")) {
@@ -807,6 +975,8 @@ int main(int argc, char **argv)
 		table_first();
 	if (opt.do_w)
 		table_w();
+	if (opt.do_x)
+		table_x();
 	printf("migbench: all moves verified (folio sizes, placement, data)\n");
 	return 0;
 }
