@@ -217,19 +217,41 @@ static void *watch_fn(void *arg)
 	return NULL;
 }
 
-/* move_pages(2) returned @ret: every one of the @nr entries must be on DST */
-static void check_moved(long ret, const int *status, unsigned long nr)
+/*
+ * move_pages(2) returned @ret for @nr entries: every one must have moved,
+ * the even entries to node @even and the odd ones to node @odd.
+ */
+static void check_status(long ret, const int *status, unsigned long nr,
+			 int even, int odd)
 {
 	unsigned long i;
 
 	if (ret < 0)
 		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
 	if (ret > 0)
-		fatal(EXIT_CHECK, "move_pages: %ld folios not migrated", ret);
+		fatal(EXIT_CHECK, "move_pages: %ld pages not moved", ret);
 	for (i = 0; i < nr; i++)
-		if (status[i] != opt.dst)
+		if (status[i] != (i % 2 ? odd : even))
 			fatal(EXIT_CHECK, "entry %lu: status %d, expected node %d",
-			      i, status[i], opt.dst);
+			      i, status[i], i % 2 ? odd : even);
+}
+
+static void check_moved(long ret, const int *status, unsigned long nr)
+{
+	check_status(ret, status, nr, opt.dst, opt.dst);
+}
+
+/*
+ * After a move: [@p, @p + @len) must be on @node, in folios of @fsize, and
+ * hold what fill(@seed) wrote; then it is unmapped.
+ */
+static void check_unmap(char *p, unsigned long len, int node,
+			unsigned long fsize, uint64_t seed, const char *when)
+{
+	check_node(p, len, node);
+	check_folios(p, len, fsize, when);
+	verify(p, len, seed);
+	munmap(p, len);
 }
 
 /*
@@ -286,10 +308,7 @@ static double measure_move(unsigned long fsize, unsigned long nr, int rep,
 	*aliased = tlb_aliased(pages, nr, from);
 	if (opt.inject_corrupt)
 		p[len / 2] ^= 0x5a;
-	check_node(p, len, opt.dst);
-	check_folios(p, len, fsize, "after move");
-	verify(p, len, seed);
-	munmap(p, len);
+	check_unmap(p, len, opt.dst, fsize, seed, "after move");
 	free(pages);
 	free(nodes);
 	free(status);
@@ -358,13 +377,8 @@ static double measure_mix(unsigned long n_small, unsigned long n_large,
 	mm_counters_since(mc, &before);
 	check_moved(ret, status, nr);
 	*aliased = tlb_aliased(pages, nr, from);
-	check_node(big, ll, opt.dst);
-	check_node(small, ls, opt.dst);
-	check_folios(big, ll, PMD_SZ, "after move");
-	verify(big, ll, seed);
-	verify(small, ls, seed + 1);
-	munmap(big, ll);
-	munmap(small, ls);
+	check_unmap(big, ll, opt.dst, PMD_SZ, seed, "after move");
+	check_unmap(small, ls, opt.dst, PAGE_SZ, seed + 1, "after move");
 	free(pages);
 	free(nodes);
 	free(status);
@@ -588,22 +602,6 @@ static void table_w(void)
 #define MPOL_MF_EXCHANGE	(1 << 8)	/* memaccel: move_pages(2) pairs */
 #endif
 
-/* Exit unless every status is @even for even entries and @odd for odd */
-static void check_status2(long ret, const int *status, unsigned long nr,
-			  int even, int odd)
-{
-	unsigned long i;
-
-	if (ret < 0)
-		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
-	if (ret > 0)
-		fatal(EXIT_CHECK, "move_pages: %ld pages not moved", ret);
-	for (i = 0; i < nr; i++)
-		if (status[i] != (i % 2 ? odd : even))
-			fatal(EXIT_CHECK, "entry %lu: status %d, expected node %d",
-			      i, status[i], i % 2 ? odd : even);
-}
-
 /*
  * Exchange against two migrations: @nr folios A of @fsize on SRC and @nr
  * folios B on DST trade nodes, either by one move_pages(2) call with
@@ -666,22 +664,14 @@ static double measure_exchange(unsigned long fsize, unsigned long nr,
 	c1 = thread_cpu();
 	mm_counters_since(mc, &before);
 	if (!two_moves) {
-		check_status2(ret, status, 2 * nr, opt.dst, opt.src);
+		check_status(ret, status, 2 * nr, opt.dst, opt.src);
 	} else {
+		/* @ret is the second call's only if the first moved all */
+		check_status(ret, status, nr, opt.src, opt.src);
 		check_moved(ret, status + nr, nr);
-		for (i = 0; i < nr; i++)
-			if (status[i] != opt.src)
-				fatal(EXIT_CHECK, "B %lu: status %d, expected node %d",
-				      i, status[i], opt.src);
 	}
-	check_node(a, len, opt.dst);
-	check_node(b, len, opt.src);
-	check_folios(a, len, fsize, "after exchange");
-	check_folios(b, len, fsize, "after exchange");
-	verify(a, len, seed);
-	verify(b, len, seed + 1);
-	munmap(a, len);
-	munmap(b, len);
+	check_unmap(a, len, opt.dst, fsize, seed, "after exchange");
+	check_unmap(b, len, opt.src, fsize, seed + 1, "after exchange");
 	free(pages);
 	free(nodes);
 	free(status);
