@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The series' exchange kselftest, tools/testing/selftests/mm/exchange_pages
+# (kselftest_harness, built with the mm selftests from the same tree), once
+# per data path of the exchange, each run one nested KTAP block whose cases
+# are what get counted:
+#   cpu         the CPU swap (no engine);
+#   mtcopy-2    mtcopy's swap on two threads, helpers for any pair;
+#   dcbm-1      an engine without a swap: no batch reaches an engine;
+#   mtcopy-2 + fail_migrate_offload_swap
+#               every second pair mtcopy swapped is swapped back and left
+#               to the CPU, which must swap it.
+# After each engine run, the core's swap counters must show the path taken.
+# On a kernel without MPOL_MF_EXCHANGE every case skips.
+# Moves to tests/vm/ when the patches land; from there it finds lib/.
+# shellcheck source=/dev/null
+. "$(dirname "$0")/lib/ktap.sh"
+# shellcheck source=/dev/null
+. "$(dirname "$0")/lib/engines.sh"
+set -u
+bin=${MEMACCEL_KSELFTEST:-$TOP/build/kselftest}/mm/exchange_pages
+FAIL_SWAP=/sys/kernel/debug/fail_migrate_offload_swap
+ktap_plan 7
+[ -x "$bin" ] || ktap_bail_out "$bin not built (make selftests)"
+restore "$MO/engine" "$MO/reasons" "$MO/batch_min"
+[ -d "$MTCOPY" ] || modprobe mtcopy
+[ -d "$MTCOPY" ] && restore "$MTCOPY/threads" "$MTCOPY/thread_min_kb"
+echo all >"$MO/reasons"
+
+selftest() {
+	local name=$1 out rc
+	out=$("$bin" 2>&1)
+	rc=$?
+	# The harness prints TAP 13 at the top level: nest it one level down.
+	printf '%s\n' "$out" | sed -e '/^TAP version/d' -e 's/^/    /'
+	ktap_result "exchange_pages selftest, $name" $rc
+}
+
+# swapped_by WHO: the counters since the snap say who swapped: "engine"
+# (the engine swapped pairs and left none to the CPU), "cpu" (no batch
+# reached an engine swap, and pages were exchanged) or "both" (the engine
+# swapped pairs and the CPU swapped pairs it left).
+swapped_by() {
+	local want=$1 batches pairs fallbacks pages
+	batches=$(since mo:swap_batches)
+	pairs=$(since mo:swap_pairs)
+	fallbacks=$(since mo:swap_fallbacks)
+	pages=$(since vmstat:pgexchange_success)
+	echo "swap_batches +$batches swap_pairs +$pairs swap_fallbacks +$fallbacks pgexchange_success +$pages"
+	case $want in
+	engine) [ "$pairs" -gt 0 ] && [ "$fallbacks" = 0 ] ;;
+	cpu) [ "$batches" = 0 ] && [ "$pages" -gt 0 ] ;;
+	both) [ "$pairs" -gt 0 ] && [ "$fallbacks" -gt 0 ] ;;
+	esac
+}
+
+echo cpu >"$MO/engine"
+selftest "cpu swap"
+
+counters="mo:swap_batches mo:swap_pairs mo:swap_fallbacks vmstat:pgexchange_success"
+if mo_select mtcopy-2 && echo 4 >"$MTCOPY/thread_min_kb"; then
+	# shellcheck disable=SC2086 # a list of counter names
+	snap $counters
+	selftest "mtcopy swap, 2 threads"
+	ktap_check "mtcopy swapped the pairs it was given" swapped_by engine
+else
+	ktap_skip "exchange_pages selftest, mtcopy swap, 2 threads" "mtcopy not available"
+	ktap_skip "mtcopy swapped the pairs it was given" "mtcopy not available"
+fi
+
+if mo_select dcbm-1; then
+	# shellcheck disable=SC2086 # a list of counter names
+	snap $counters
+	selftest "dcbm (no swap: the CPU swaps)"
+	ktap_check "with dcbm, the CPU swapped every pair" swapped_by cpu
+else
+	ktap_skip "exchange_pages selftest, dcbm (no swap: the CPU swaps)" "dcbm not available"
+	ktap_skip "with dcbm, the CPU swapped every pair" "dcbm not available"
+fi
+
+if [ -d "$FAIL_SWAP" ] && mo_select mtcopy-2 && echo 4 >"$MTCOPY/thread_min_kb"; then
+	fault_arm "$FAIL_SWAP" 2
+	# shellcheck disable=SC2086 # a list of counter names
+	snap $counters
+	selftest "mtcopy swap, every second pair failed"
+	fault_off "$FAIL_SWAP"
+	echo "fail_migrate_offload_swap failed $(fault_count "$FAIL_SWAP") pairs" | ktap_diag
+	ktap_check "the CPU swapped the pairs the engine failed" swapped_by both
+else
+	ktap_skip "exchange_pages selftest, mtcopy swap, every second pair failed" "no $FAIL_SWAP or mtcopy"
+	ktap_skip "the CPU swapped the pairs the engine failed" "no $FAIL_SWAP or mtcopy"
+fi
+ktap_finished
