@@ -206,27 +206,40 @@ def exchange_section(out, rows):
     out.append("")
 
 
+def sums_by_label_table(rows, keep, fields):
+    """(label, table) -> the sums of each of fields(row) over the rows that
+    keep(row) picks, in order of appearance."""
+    agg = OrderedDict()
+    for r in rows:
+        if keep(r):
+            s = agg.setdefault((r["label"], r["table"]), [0] * len(fields))
+            for i, f in enumerate(fields):
+                s[i] += f(r)
+    return agg
+
+
+def sums_table(out, title, cols, agg):
+    """A markdown table of sums_by_label_table()'s result."""
+    out.append(f"#### {title}\n")
+    out.append("| label | table | " + " | ".join(cols) + " |")
+    out.append("|---|---|" + "---|" * len(cols))
+    for (lab, t), sums in agg.items():
+        out.append(f"| {lab} | {t} | " + " | ".join(str(v) for v in sums) + " |")
+    out.append("")
+
+
 def tlb_alias_section(out, rows):
     """Per label and table: the folios that moved between frames aliasing
     in QEMU TCG's software TLB (migbench's tlb_alias_folios column), out
     of the folios moved in the rows that record it."""
-    agg = OrderedDict()
-    for r in rows:
-        if r.get("tlb_alias_folios") is None:
-            continue
-        s = agg.setdefault((r["label"], r["table"]), [0, 0, 0])
-        s[0] += 1 if r["tlb_alias_folios"] else 0
-        s[1] += r["tlb_alias_folios"]
-        s[2] += r["folios"] or 0
-    if not agg:
-        return
-    out.append("#### Folios moved between frames that alias in QEMU TCG's TLB "
-               "(frame numbers a multiple of 1024 apart; such a copy is ~13x slower)\n")
-    out.append("| label | table | repetitions with any | aliasing folios | folios moved |")
-    out.append("|---|---|---|---|---|")
-    for (lab, t), (nrep, n, tot) in agg.items():
-        out.append(f"| {lab} | {t} | {nrep} | {n} | {tot} |")
-    out.append("")
+    agg = sums_by_label_table(rows, lambda r: r.get("tlb_alias_folios") is not None,
+                              (lambda r: 1 if r["tlb_alias_folios"] else 0,
+                               lambda r: r["tlb_alias_folios"],
+                               lambda r: r["folios"] or 0))
+    if agg:
+        sums_table(out, "Folios moved between frames that alias in QEMU TCG's TLB "
+                   "(frame numbers a multiple of 1024 apart; such a copy is ~13x slower)",
+                   ("repetitions with any", "aliasing folios", "folios moved"), agg)
 
 
 def markdown(rows, meta):
@@ -305,20 +318,13 @@ def markdown(rows, meta):
                 cells.append(fmt(vals, 2) if vals else "–")
             out.append(f"| {lab} | {len(rs)} | " + " | ".join(cells) + " |")
         out.append("")
-    agg = OrderedDict()
-    for r in rows:
-        if r["folio_splits"] or r["pgmigrate_fail"]:
-            s = agg.setdefault((r["label"], r["table"]), [0, 0, 0])
-            s[0] += 1 if r["folio_splits"] else 0
-            s[1] += r["folio_splits"] or 0
-            s[2] += r["pgmigrate_fail"] or 0
+    agg = sums_by_label_table(rows, lambda r: r["folio_splits"] or r["pgmigrate_fail"],
+                              (lambda r: 1 if r["folio_splits"] else 0,
+                               lambda r: r["folio_splits"] or 0,
+                               lambda r: r["pgmigrate_fail"] or 0))
     if agg:
-        out.append("#### Folio splits and failed migrations during the moves (system-wide)\n")
-        out.append("| label | table | repetitions with splits | folios split | pgmigrate_fail |")
-        out.append("|---|---|---|---|---|")
-        for (lab, t), (nrep, n, f) in agg.items():
-            out.append(f"| {lab} | {t} | {nrep} | {n} | {f} |")
-        out.append("")
+        sums_table(out, "Folio splits and failed migrations during the moves (system-wide)",
+                   ("repetitions with splits", "folios split", "pgmigrate_fail"), agg)
     else:
         out.append("No folio was split and no page failed to migrate during any move.\n")
     tlb_alias_section(out, rows)

@@ -184,11 +184,11 @@ bool is_thp_at(const void *addr)
 {
 	uint64_t pfn = pfn_at(addr), kf;
 
-	if (!pfn || pfn % (PMD_SZ / PAGE_SZ) ||
+	if (!pfn || pfn % PMD_PAGES ||
 	    pread(kpageflags_fd, &kf, 8, pfn * 8) != 8)
 		return false;
 	return (kf & (1ULL << KPF_THP)) && (kf & (1ULL << KPF_COMPOUND_HEAD)) &&
-	       pfn_at((const char *)addr + PMD_SZ - PAGE_SZ) == pfn + PMD_SZ / PAGE_SZ - 1;
+	       pfn_at((const char *)addr + PMD_SZ - PAGE_SZ) == pfn + PMD_PAGES - 1;
 }
 
 /* Fails unless [addr, addr+len) is made of folios of exactly @fsize. */

@@ -8,6 +8,7 @@
 
 #define PAGE_SZ		4096UL
 #define PMD_SZ		(2UL << 20)
+#define PMD_PAGES	(PMD_SZ / PAGE_SZ)
 #define KPF_COMPOUND_HEAD	15
 #define KPF_COMPOUND_TAIL	16
 #define KPF_THP			22

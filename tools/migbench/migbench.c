@@ -95,7 +95,6 @@ static FILE *csv;
  * differ by a multiple of the smallest size seen, 2^10 pages.
  */
 #define TLB_ALIAS_PAGES	1024UL
-#define PMD_PAGES	(PMD_SZ / PAGE_SZ)
 
 static void frames_of(void *const *pages, unsigned long nr, uint64_t *pfn)
 {
@@ -740,7 +739,7 @@ static void table_first(void)
 		fatal(EXIT_SYS, "read %s", BATCH_MAX_PATH);
 	saved[n] = '\0';
 	for (b = 0; b < opt.nr_batches; b++) {
-		snprintf(val, sizeof(val), "%lu", opt.batches[b] * (PMD_SZ / PAGE_SZ));
+		snprintf(val, sizeof(val), "%lu", opt.batches[b] * PMD_PAGES);
 		write_str(BATCH_MAX_PATH, val);
 		for (r = 0; r < opt.reps; r++) {
 			double g, t = measure_move(PMD_SZ, FIRST_NR, r, &g, &mc, &al);
