@@ -11,7 +11,9 @@
 #   mo_select in tests/vm/lib/engines.sh; labels cpu, mtcopy-NT and
 #   mtcopy-NT-split)
 #   MIGBENCH_ARGS: extra migbench arguments; its --reps N (default 5) is
-#   the number of rounds. MIGBENCH_PLACEMENT: see bench/placement.sh.
+#   the number of rounds. MIGBENCH_TABLES: the tables [limit,a,b,first,x]
+#   (x: exchange against two migrations; every engine's swap, or the CPU's
+#   for an engine without one). MIGBENCH_PLACEMENT: see bench/placement.sh.
 . "$(dirname "$0")/../tests/vm/lib/engines.sh"
 . "$(dirname "$0")/placement.sh"
 set -eu
@@ -41,7 +43,7 @@ for rep in $(seq 1 "$reps"); do
 		esac
 		echo "== round $rep of $reps: engine $(cat $MO/engine) (mtcopy threads: $(cat $MTCOPY/threads 2>/dev/null || echo -))"
 		"$TOP/tools/migbench/migbench" --label "$label" --csv "$csv" \
-			--tables limit,a,b,first --reps 1 --first-rep $((rep - 1)) "${rest[@]}"
+			--tables "${MIGBENCH_TABLES:-limit,a,b,first,x}" --reps 1 --first-rep $((rep - 1)) "${rest[@]}"
 		echo "stats: $(mo_stats)"
 	done
 done

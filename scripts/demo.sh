@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make demo: set up, build the vanilla (base) and the patched benchmark
 # kernels and the tools, boot each in the 2-node VM, run migbench (vanilla;
-# patched with the cpu engine and mtcopy with 1 and 2 threads; dcbm over
+# patched with the cpu engine and mtcopy with 1 and 2 threads, each also
+# trading folios by exchange against two migrations (table x); dcbm over
 # swdma with 1, 2, 4, 8 channels, the DSA-2LM workloads and the compaction
 # experiment), print the tables side by side and write
 # results/<date>-<commit>/ (markdown, CSV, PNG, the guest logs; results/latest
