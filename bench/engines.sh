@@ -7,13 +7,18 @@
 # engine as label; CSV is this script's own file and starts empty, so a
 # guest command that vm-run runs again after a crash leaves no rows of the
 # crashed attempt.
-#   bench/engines.sh CSV SPEC... (SPEC: cpu | mtcopy-N | mtcopy-Ns, see
-#   mo_select in tests/vm/lib/engines.sh; labels cpu, mtcopy-NT and
-#   mtcopy-NT-split)
+#   bench/engines.sh CSV SPEC... (SPEC: cpu | mtcopy-N | mtcopy-Ns |
+#   dcbm-N | dcbm-Ns, see mo_select in tests/vm/lib/engines.sh; labels
+#   cpu, mtcopy-NT, mtcopy-NT-split, dcbm-N and dcbm-N-staging); a SPEC
+#   may end in :TABLES, the tables for that engine only (dcbm-1s:x).
 #   MIGBENCH_ARGS: extra migbench arguments; its --reps N (default 5) is
 #   the number of rounds. MIGBENCH_TABLES: the tables [limit,a,b,first,x]
 #   (x: exchange against two migrations; every engine's swap, or the CPU's
 #   for an engine without one). MIGBENCH_PLACEMENT: see bench/placement.sh.
+# With table x, trace event mm_exchange_batch is on for the whole run, and
+# the phases of every exchange batch (lock and unmap, TLB flush, freeze,
+# data swap, identity swap and remap) are summed per round, engine and
+# folio size into CSV.xphases; the end prints them per pair.
 . "$(dirname "$0")/../tests/vm/lib/engines.sh"
 . "$(dirname "$0")/placement.sh"
 set -eu
@@ -33,18 +38,74 @@ done
 echo all >$MO/reasons
 trap placement_release EXIT
 placement_hold
+xphases=
+case ,${MIGBENCH_TABLES:-limit,a,b,first,x}, in
+*,x,*)
+	xphases=$csv.xphases
+	echo "engine,rep,folio_size_B,batches,pairs,unmap_ns,flush_ns,freeze_ns,swap_ns,remap_ns" >"$xphases"
+	# On for the whole run: switching an event patches kernel text, which
+	# multi-threaded TCG can trip over (a stale int3)
+	trace_events on mm_exchange_batch || xphases=
+	;;
+esac
+
+# xphases_add LABEL REP: sum the exchange batches traced since the last
+# call per folio size (pages / 2 / pairs exchanged), then empty the buffer.
+xphases_add() {
+	[ -n "$xphases" ] || return 0
+	awk -v eng="$1" -v rep="$2" -v page="$(getconf PAGESIZE)" '
+	/mm_exchange_batch:/ {
+		for (i = 1; i <= NF; i++) {
+			n = split($i, kv, "=")
+			if (n == 2) v[kv[1]] = kv[2]
+		}
+		if (v["exchanged"] == 0) next
+		fs = v["pages"] / 2 / v["exchanged"] * page
+		b[fs]++; p[fs] += v["exchanged"]
+		u[fs] += v["unmap_ns"]; f[fs] += v["flush_ns"]
+		z[fs] += v["freeze_ns"]; s[fs] += v["swap_ns"]
+		r[fs] += v["remap_ns"]
+	}
+	END {
+		for (fs in b)
+			printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%d\n", eng, rep, fs,
+			       b[fs], p[fs], u[fs], f[fs], z[fs], s[fs], r[fs]
+	}' "$TRACEFS/trace" | sort -t, -k3,3n >>"$xphases"
+	: >"$TRACEFS/trace"
+}
 for rep in $(seq 1 "$reps"); do
 	for spec in "$@"; do
+		tables=${MIGBENCH_TABLES:-limit,a,b,first,x}
+		case $spec in *:*) tables=${spec#*:} spec=${spec%%:*} ;; esac
 		mo_select "$spec"
 		case $spec in
 		cpu) label=cpu ;;
 		mtcopy-*s) label=${spec%s}T-split ;;
+		dcbm-*s) label=${spec%s}-staging ;;
+		dcbm-*) label=$spec ;;
 		*) label=${spec}T ;;
 		esac
 		echo "== round $rep of $reps: engine $(cat $MO/engine) (mtcopy threads: $(cat $MTCOPY/threads 2>/dev/null || echo -))"
 		"$TOP/tools/migbench/migbench" --label "$label" --csv "$csv" \
-			--tables "${MIGBENCH_TABLES:-limit,a,b,first,x}" --reps 1 --first-rep $((rep - 1)) "${rest[@]}"
+			--tables "$tables" --reps 1 --first-rep $((rep - 1)) "${rest[@]}"
 		echo "stats: $(mo_stats)"
+		xphases_add "$label" "$rep"
 	done
 done
 echo cpu >$MO/engine
+if [ -n "$xphases" ]; then
+	trace_events off mm_exchange_batch
+	echo "== exchange phases, microseconds per pair, summed over $reps rounds ($xphases)"
+	echo "engine folio_B pairs unmap flush freeze swap remap"
+	awk -F, 'NR > 1 {
+		k = $1 " " $3; p[k] += $5
+		for (i = 6; i <= 10; i++) t[k, i] += $i
+	}
+	END {
+		for (k in p) {
+			printf "%s %d", k, p[k]
+			for (i = 6; i <= 10; i++) printf " %.1f", t[k, i] / p[k] / 1000
+			printf "\n"
+		}
+	}' "$xphases" | sort -k1,1 -k2,2n
+fi

@@ -9,7 +9,8 @@
 # results/<date>-<commit>/ (markdown, CSV, PNG, the guest logs; results/latest
 # points at it).
 # MIGBENCH_ARGS overrides migbench's defaults (e.g. "--reps 3 --total 32M");
-# ENGINES the engines run on the patched kernel [cpu mtcopy-1 mtcopy-2].
+# ENGINES the engines run on the patched kernel [cpu mtcopy-1 mtcopy-2
+# dcbm-1s:x] (dcbm-1s:x: dcbm with staging, only the exchange table).
 # MIGBENCH_PLACEMENT=any measures without holding the 2 MB blocks that
 # alias in QEMU TCG's TLB (bench/placement.sh) [hold].
 set -euo pipefail
@@ -41,7 +42,7 @@ kdir=build/kbuild-bench
 release=$(cat $kdir/include/config/kernel.release)
 release_van=$(cat $kvan/include/config/kernel.release)
 npatch=$(git -C build/linux rev-list --count memaccel-base..HEAD)
-engines=${ENGINES:-cpu mtcopy-1 mtcopy-2}
+engines=${ENGINES:-cpu mtcopy-1 mtcopy-2 dcbm-1s:x}
 placement=${MIGBENCH_PLACEMENT:-hold}
 
 x=build/demo

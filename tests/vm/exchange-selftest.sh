@@ -8,11 +8,24 @@
 #   mtcopy-2    mtcopy's swap on two threads, with batch_min 1 and
 #               thread_min_kb 4: every batch, a pair retried alone
 #               included, reaches the engine, and a helper may take any pair;
-#   dcbm-1      an engine without a swap: no batch reaches an engine;
+#   dcbm-1      dcbm without staging, an engine without a swap: no batch
+#               reaches an engine;
+#   dcbm-1s     dcbm with staging: every pair is swapped by three DMA
+#               copies through the staging buffer (threshold_kb 0), 1.5
+#               times the bytes of two copies;
 #   mtcopy-2 + fail_migrate_offload_swap
 #               every second pair mtcopy swapped is swapped back and left
 #               to the CPU, which must swap it.
 # After each engine run, the core's swap counters must show the path taken.
+# Then dcbm's failure paths, each on the 2 MB PMD-mapped integrity test
+# alone (writers running, 20 rounds of 8 pairs; with reasons=syscall only
+# its exchanges reach swdma, one descriptor per copy, so the Kth
+# descriptor is copy K of the first pair): swdma fails copy 1, 2 or 3 of
+# the first pair (the swap is aborted, restored or finished by the CPU),
+# or makes it late past timeout_ms, with a terminate that works (settled
+# as a failure) or fails (dcbm waits, then settles by how far it got),
+# and fail_migrate_offload_swap swaps back pairs dcbm swapped. Every run must
+# keep every word the writers wrote.
 # On a kernel without MPOL_MF_EXCHANGE every case skips.
 # shellcheck source=/dev/null
 . "$(dirname "$0")/lib/ktap.sh"
@@ -21,9 +34,10 @@
 set -u
 bin=${MEMACCEL_KSELFTEST:-$TOP/build/kselftest}/mm/exchange_pages
 FAIL_SWAP=/sys/kernel/debug/fail_migrate_offload_swap
-ktap_plan 7
+ktap_plan 30
 [ -x "$bin" ] || ktap_bail_out "$bin not built (make selftests)"
 restore "$MO/engine" "$MO/reasons" "$MO/batch_min"
+ONE=(-r xchg.thp_2m_pmd.integrity)
 [ -d "$MTCOPY" ] || modprobe mtcopy
 [ -d "$MTCOPY" ] && restore "$MTCOPY/threads" "$MTCOPY/thread_min_kb"
 echo all >"$MO/reasons"
@@ -43,13 +57,20 @@ mtcopy_any() {
 		echo 1 >"$MO/batch_min"
 }
 
+# selftest NAME [ARGS...]: one run of the selftest (ARGS: which tests);
+# SELFTEST_RC is its exit code (4: every test skipped).
 selftest() {
 	local name=$1 out rc
-	out=$("$bin" 2>&1)
+	out=$("$bin" "${@:2}" 2>&1)
 	rc=$?
+	SELFTEST_RC=$rc
 	# The harness prints TAP 13 at the top level: nest it one level down.
 	printf '%s\n' "$out" | sed -e '/^TAP version/d' -e 's/^/    /'
-	ktap_result "exchange_pages selftest, $name" $rc
+	if [ $rc = 4 ]; then
+		ktap_skip "exchange_pages selftest, $name" "every test skipped"
+	else
+		ktap_result "exchange_pages selftest, $name" $rc
+	fi
 }
 
 # swapped_by WHO: the counters since the snap say who swapped: "engine"
@@ -98,17 +119,138 @@ else
 	ktap_skip "with dcbm, the CPU swapped every pair" "dcbm not available"
 fi
 
-if [ -d "$FAIL_SWAP" ] && mtcopy_any; then
-	fault_arm "$FAIL_SWAP" 2
+DCBM_SWAP="dcbm:swap_pairs dcbm:swap_cpu_pairs dcbm:swap_aborted dcbm:swap_restored dcbm:swap_finished dcbm:swap_lost dcbm:swap_timeouts dcbm:broken swdma:failed swdma:late mo:swap_fallbacks"
+
+# expect_deltas NAME COND...: one result; COND is COUNTER=N, COUNTER>N or
+# COUNTER>=N on its increase since the snap.
+expect_deltas() {
+	local name=$1 e c op v d rc=0
+	shift
 	# shellcheck disable=SC2086 # a list of counter names
-	snap $counters
-	selftest "mtcopy swap, every second pair failed"
-	fault_off "$FAIL_SWAP"
-	injected=$(fault_count "$FAIL_SWAP")
-	echo "fail_migrate_offload_swap failed $injected pairs" | ktap_diag
-	check_swapped "the CPU swapped the pairs the engine failed" both "$injected"
-else
-	ktap_skip "exchange_pages selftest, mtcopy swap, every second pair failed" "no $FAIL_SWAP or mtcopy"
-	ktap_skip "the CPU swapped the pairs the engine failed" "no $FAIL_SWAP or mtcopy"
+	deltas $DCBM_SWAP | ktap_diag
+	for e in "$@"; do
+		case $e in
+		*'>='*) c=${e%%>=*} op=ge v=${e#*>=} ;;
+		*'>'*) c=${e%%>*} op=gt v=${e#*>} ;;
+		*) c=${e%%=*} op=eq v=${e#*=} ;;
+		esac
+		d=$(since "$c")
+		if ! test "$d" "-$op" "$v"; then
+			echo "$c +$d: wanted -$op $v" | ktap_diag
+			rc=1
+		fi
+	done
+	ktap_result "$name" $rc
+}
+
+# dcbm_fault KIND K WHAT COND...: swdma's inject_KIND hits the Kth
+# descriptor of the 2 MB integrity test under dcbm-1s; the test passes and
+# the counters meet COND. KIND stall is late with a terminate that fails:
+# the channel is broken, and requested again after.
+dcbm_fault() {
+	local kind=$1 k=$2 what=$3 inject=$1
+	shift 3
+	[ "$kind" = stall ] && inject=late
+	# shellcheck disable=SC2086 # a list of counter names
+	snap $DCBM_SWAP
+	fault_nth "$SWDBG/inject_$inject" "$k"
+	selftest "dcbm staging, swdma $kind at copy $k: $what" "${ONE[@]}"
+	fault_off "$SWDBG/inject_$inject"
+	if [ "$SELFTEST_RC" = 4 ]; then
+		ktap_skip "dcbm staging, $kind at copy $k: $what" "the test skipped"
+	else
+		expect_deltas "dcbm staging, $kind at copy $k: $what" "$@"
+	fi
+	if [ "$kind" = stall ]; then
+		echo N >"$SWDMA/terminate_fails"
+		echo 1 >"$DCBM/channels"
+	fi
+}
+
+# KIND COPY END: how the first pair must end when swdma fails copy COPY
+# (fail), delays it past timeout_ms and dcbm terminates it (late), or
+# delays it and cannot be terminated, so dcbm waits (stall)
+faults=(fail 1 aborted fail 2 restored fail 3 finished
+	late 1 aborted late 2 restored late 3 finished
+	stall 1 aborted stall 2 finished stall 3 swapped)
+if [ -e "$DCBM/staging" ] || { modprobe dcbm && [ -e "$DCBM/staging" ]; }; then
+	restore "$DCBM/staging" "$DCBM/timeout_ms" "$SWDMA/late_ms" \
+		"$SWDMA/terminate_fails"
 fi
+if [ -e "$DCBM/staging" ] && mo_select dcbm-1s; then
+	# shellcheck disable=SC2086 # a list of counter names
+	snap $counters $DCBM_SWAP dcbm:swap_bytes mo:swap_bytes dcbm:busy
+	selftest "dcbm swap through staging"
+	# The races test runs two exchanges and a move_pages at once on the
+	# one channel: a batch that finds it busy is left to the CPU.
+	busy=$(since dcbm:busy)
+	if [ "$busy" = 0 ]; then
+		check_swapped "dcbm swapped the pairs it was given" engine
+	else
+		echo "dcbm:busy +$busy: $busy batches found the channel busy" | ktap_diag
+		check_swapped "dcbm swapped the pairs it was given" both "$busy"
+	fi
+	dbytes=$(since dcbm:swap_bytes) mbytes=$(since mo:swap_bytes)
+	echo "dcbm:swap_bytes +$dbytes mo:swap_bytes +$mbytes" | ktap_diag
+	expect_deltas "dcbm swapped by DMA alone, 3 copies per pair" \
+		"dcbm:swap_pairs>0" dcbm:swap_cpu_pairs=0 dcbm:swap_aborted=0 \
+		dcbm:swap_restored=0 dcbm:swap_finished=0 dcbm:swap_lost=0 \
+		dcbm:swap_timeouts=0 "dcbm:swap_bytes=$((mbytes * 3 / 2))"
+
+	echo syscall >"$MO/reasons"
+	echo 1000 >"$SWDMA/late_ms"
+	for ((i = 0; i < ${#faults[@]}; i += 3)); do
+		kind=${faults[i]} k=${faults[i + 1]} end=${faults[i + 2]}
+		case $kind in
+		fail) echo 5000 >"$DCBM/timeout_ms"
+			set -- swdma:failed=1 dcbm:swap_timeouts=0 dcbm:broken=0 ;;
+		late) echo 200 >"$DCBM/timeout_ms"
+			set -- swdma:late=1 dcbm:swap_timeouts=1 dcbm:broken=0 ;;
+		stall) echo 200 >"$DCBM/timeout_ms"
+			echo Y >"$SWDMA/terminate_fails"
+			set -- swdma:late=1 dcbm:swap_timeouts=1 dcbm:broken=1 ;;
+		esac
+		case $end in
+		swapped) set -- "$@" dcbm:swap_aborted=0 dcbm:swap_restored=0 \
+			dcbm:swap_finished=0 "dcbm:swap_pairs>0" ;;
+		*) set -- "$@" "dcbm:swap_$end=1" ;;
+		esac
+		# the aborted and restored pair is left to the core's CPU swap
+		case $end in aborted|restored) set -- "$@" "mo:swap_fallbacks>=1" ;; esac
+		dcbm_fault "$kind" "$k" "$end" "$@" dcbm:swap_lost=0
+	done
+	echo 5000 >"$DCBM/timeout_ms"
+	echo all >"$MO/reasons"
+else
+	ktap_skip "exchange_pages selftest, dcbm swap through staging" "no dcbm staging"
+	ktap_skip "dcbm swapped the pairs it was given" "no dcbm staging"
+	ktap_skip "dcbm swapped by DMA alone, 3 copies per pair" "no dcbm staging"
+	for ((i = 0; i < ${#faults[@]}; i += 3)); do
+		what="swdma ${faults[i]} at copy ${faults[i + 1]}: ${faults[i + 2]}"
+		ktap_skip "exchange_pages selftest, dcbm staging, $what" "no dcbm staging"
+		ktap_skip "dcbm staging, $what" "no dcbm staging"
+	done
+fi
+
+# swap_back NAME SELECT [ARGS...]: fail_migrate_offload_swap swaps back
+# every second pair the engine SELECT swapped; the CPU must swap them.
+swap_back() {
+	local name=$1 injected
+	if [ -d "$FAIL_SWAP" ] && $2; then
+		fault_arm "$FAIL_SWAP" 2
+		# shellcheck disable=SC2086 # a list of counter names
+		snap $counters
+		selftest "$name swap, every second pair failed" "${@:3}"
+		fault_off "$FAIL_SWAP"
+		injected=$(fault_count "$FAIL_SWAP")
+		echo "fail_migrate_offload_swap failed $injected pairs" | ktap_diag
+		check_swapped "the CPU swapped the pairs $name failed" both "$injected"
+	else
+		ktap_skip "exchange_pages selftest, $name swap, every second pair failed" "no $FAIL_SWAP or $name"
+		ktap_skip "the CPU swapped the pairs $name failed" "no $FAIL_SWAP or $name"
+	fi
+}
+dcbm_staged() { [ -e "$DCBM/staging" ] && mo_select dcbm-1s; }
+swap_back mtcopy mtcopy_any
+swap_back "dcbm staging" dcbm_staged "${ONE[@]}"
 ktap_finished

@@ -23,9 +23,10 @@ THP=/sys/kernel/mm/transparent_hugepage
 
 # mo_select SPEC: SPEC is "cpu", "mtcopy-N" (mtcopy with N threads, folios
 # not split where mtcopy has split_folios), "mtcopy-Ns" (N threads that
-# split folios) or "dcbm-N" (dcbm holding N channels of swdma, which is
+# split folios), "dcbm-N" (dcbm holding N channels of swdma, which is
 # loaded with 8 channels if it is not loaded yet; every folio size goes by
-# DMA).
+# DMA) or "dcbm-Ns" (the same, with staging: exchanged pairs are swapped
+# by DMA through a staging buffer per channel).
 mo_select() {
 	case "$1" in
 	cpu) echo cpu >$MO/engine ;;
@@ -43,9 +44,17 @@ mo_select() {
 		echo mtcopy >$MO/engine
 		;;
 	dcbm-*)
+		local chans=${1#dcbm-} staging=N
+		case $chans in *s) chans=${chans%s} staging=Y ;; esac
 		[ -d $SWDMA ] || modprobe swdma channels=8 || return 1
 		modprobe dcbm || return 1
-		echo "${1#dcbm-}" >$DCBM/channels || return 1
+		if [ -e $DCBM/staging ]; then
+			echo $staging >$DCBM/staging || return 1
+		elif [ $staging = Y ]; then
+			echo "mo_select: this dcbm has no staging" >&2
+			return 1
+		fi
+		echo "$chans" >$DCBM/channels || return 1
 		echo 0 >$DCBM/threshold_kb || return 1
 		echo dcbm >$MO/engine || return 1
 		echo 1 >$MO/batch_min
@@ -125,6 +134,15 @@ fault_arm() {
 	echo 100 >"$1/probability"
 }
 fault_off() { echo 0 >"$1/probability"; }
+# fault_nth DIR K: exactly the Kth call from now fails (size-1 calls).
+fault_nth() {
+	echo 0 >"$1/probability"
+	echo 0 >"$1/verbose"
+	echo 1 >"$1/interval"
+	echo "$2" >"$1/space"
+	echo 1 >"$1/times"
+	echo 100 >"$1/probability"
+}
 fault_count() { echo $((FAULT_BUDGET - $(cat "$1/times"))); }
 
 # run_check NAME MIGCHECK-ARGS...: one migcheck run is one result; its
