@@ -79,7 +79,7 @@ python3 scripts/results.py "$x/migbench.csv" --md "$out/migbench.md" --png "$out
 	--title "migbench: vanilla $release_van vs $release ($engines), $topo" \
 	--meta "command=make demo (migbench ${args:-defaults}; engines: $engines)" \
 	--meta "kernels=vanilla: $PACKAGE $VERSION, bench config; patched: + $npatch patches, same config + memaccel.config" \
-	--meta "engines=cpu: the kernel's own per-folio copy (batch path off); mtcopy-NT: mtcopy with threads=N; dcbm-Nch: dcbm on N swdma channels, threshold 0 (all by DMA); reasons=all, batch_max=512 pages except in the first-folio table and (w), where it is 16384" \
+	--meta "engines=cpu: the kernel's own per-folio copy (batch path off); mtcopy-NT: mtcopy with threads=N; dcbm-Nch: dcbm on N swdma channels, threshold 0 (all by DMA); dcbm-N-staging: dcbm with staging=Y on N swdma channels at swdma's defaults (no modelled latency), exchange table only; reasons=all, batch_max=512 pages except in the first-folio table and (w), where it is 16384" \
 	--meta "swdma=8 channels modelled PTDMA-like: ${SWDMA_LATENCY_NS:-10000} ns per descriptor, ${SWDMA_BANDWIDTH_MBPS:-400} MB/s per channel (docs/benchmarks.md says why); its threads copy on the guest's 2 vCPUs" \
 	--meta "placement=$placement: $([ "$placement" = any ] && echo "frames as the allocator gives them" || echo "migbench --hold-placement held the 2 MB blocks that alias in QEMU TCG's TLB (docs/benchmarks.md); column tlb_alias_folios counts the folios moved between aliasing frames")" \
 	--meta "topology=$topo" \
