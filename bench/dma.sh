@@ -116,7 +116,7 @@ compaction() {
 	hogs=$(cat /tmp/bench-hog)
 	echo "compaction $label rep $rep: wall $wall s, $mig pages migrated, $blocks free 2 MB blocks after, compacting task sys $sys s, CPU-0 hog $hogs iterations"
 	# label,table,<10 migbench columns>,wall_s,cpu_s,first,splits,fail,pages,blocks,hog
-	printf '%s,compaction,,,,,,,,%d,%s,%s,,,,%d,%d,%d,\n' "$label" "$rep" "$wall" "$sys" \
+	printf '%s,compaction,,,,,,,,%d,%s,%s,,,,%d,%d,%d,,,,,,\n' "$label" "$rep" "$wall" "$sys" \
 		"$mig" "$blocks" "$hogs" >>"$csv"
 }
 [[ "$parts" == *" compaction "* ]] || exit 0

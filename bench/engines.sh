@@ -15,10 +15,14 @@
 #   the number of rounds. MIGBENCH_TABLES: the tables [limit,a,b,first,x]
 #   (x: exchange against two migrations; every engine's swap, or the CPU's
 #   for an engine without one). MIGBENCH_PLACEMENT: see bench/placement.sh.
-# With table x, trace event mm_exchange_batch is on for the whole run, and
-# the phases of every exchange batch (lock and unmap, TLB flush, freeze,
-# data swap, identity swap and remap) are summed per round, engine and
-# folio size into CSV.xphases; the end prints them per pair.
+# With table x or xfull, trace event mm_exchange_batch is on for the whole
+# run, and the phases of every exchange batch (lock and unmap, TLB flush,
+# freeze, data swap, identity swap and remap) are summed per round, engine
+# and folio size into CSV.xphases (both tables together if both run); the
+# end prints them per pair. With table xfull (DST kept full by migbench),
+# watermark boosting and proactive compaction are off for the run, so
+# that neither moves DST's low watermark or its free memory between the
+# fill and the timed call; both are restored at the end.
 . "$(dirname "$0")/../tests/vm/lib/engines.sh"
 . "$(dirname "$0")/placement.sh"
 set -eu
@@ -36,11 +40,25 @@ for ((i = 0; i < ${#args[@]}; i++)); do
 	fi
 done
 echo all >$MO/reasons
-trap placement_release EXIT
+sysctls=()
+case ,${MIGBENCH_TABLES:-}, in
+*,xfull,*)
+	for k in vm.watermark_boost_factor vm.compaction_proactiveness; do
+		sysctls+=("$k=$(sysctl -n $k)")
+		sysctl -q "$k=0"
+	done
+	echo "xfull: vm.watermark_boost_factor=0 vm.compaction_proactiveness=0 for the run (were: ${sysctls[*]}); swap: $(tail -n +2 /proc/swaps | awk '{print $1}' | tr '\n' ' ')"
+	;;
+esac
+bench_end() {
+	placement_release
+	[ ${#sysctls[@]} = 0 ] || sysctl -q "${sysctls[@]}"
+}
+trap bench_end EXIT
 placement_hold
 xphases=
 case ,${MIGBENCH_TABLES:-limit,a,b,first,x}, in
-*,x,*)
+*,x,* | *,xfull,*)
 	xphases=$csv.xphases
 	echo "engine,rep,folio_size_B,batches,pairs,unmap_ns,flush_ns,freeze_ns,swap_ns,remap_ns" >"$xphases"
 	# On for the whole run: switching an event patches kernel text, which

@@ -41,7 +41,8 @@ if __name__ == "__main__" and sys.prefix == sys.base_prefix and os.path.exists(V
 
 INT_COLS = ("folio_size_B", "folios", "small_folios", "large_folios", "batch_folios",
             "threads", "moved_B", "rep", "folio_splits", "pgmigrate_fail",
-            "pages_migrated", "free_2M_blocks", "hog_iterations", "tlb_alias_folios")
+            "pages_migrated", "free_2M_blocks", "hog_iterations", "tlb_alias_folios",
+            "dst_room_pages", "pgscan_kswapd", "pgscan_direct", "allocstall", "compact_stall")
 FLOAT_COLS = ("wall_s", "cpu_s", "first_unavailable_s")
 
 
@@ -179,20 +180,21 @@ def slower_than_cpu(rows):
     return out
 
 
-def exchange_section(out, rows):
-    """Table x of migbench: per label and folio size, exchange ("x") and
-    two migrations ("x2m") side by side, with the ratio of their medians."""
+def exchange_section(out, rows, tx="x", t2m="x2m", what=""):
+    """Table x (or xfull) of migbench: per label and folio size, exchange
+    (tx) and two migrations (t2m) side by side, with the ratio of their
+    medians."""
     def size(r):
         return r["folio_size_B"]
 
-    labels, x = group(rows, "x", size, gbps)
-    _, x2 = group(rows, "x2m", size, gbps)
-    _, xc = group(rows, "x", size, cpu_per_gb)
-    _, x2c = group(rows, "x2m", size, cpu_per_gb)
+    labels, x = group(rows, tx, size, gbps)
+    _, x2 = group(rows, t2m, size, gbps)
+    _, xc = group(rows, tx, size, cpu_per_gb)
+    _, x2c = group(rows, t2m, size, cpu_per_gb)
     if not labels:
         return
-    out.append("#### (x) Exchange (MPOL_MF_EXCHANGE) against two migrations "
-               "(the DST-side folios to SRC, then the SRC-side ones to DST): "
+    out.append(f"#### ({'x' if tx == 'x' else 'xfull'}) Exchange (MPOL_MF_EXCHANGE) against two migrations "
+               f"(the DST-side folios to SRC, then the SRC-side ones to DST){what}: "
                "GB/s of data placed (both sides), and the calling thread's CPU s/GB\n")
     out.append("| label | folio | exchange GB/s | two migrations GB/s | exchange / two migrations "
                "| exchange CPU s/GB | two migrations CPU s/GB |")
@@ -298,6 +300,20 @@ def markdown(rows, meta):
         key_table(out, "(w) CPU time of the migrating thread per GB moved, s/GB", "workload",
                   labels, wcpu, loads, wname)
     exchange_section(out, rows)
+    exchange_section(out, rows, "xf", "x2mf",
+                     ", DST full (free memory above its low watermark only the guard)")
+    agg = sums_by_label_table(rows, lambda r: r["table"] in ("xf", "x2mf"),
+                              (lambda r: 1,
+                               lambda r: r["dst_room_pages"] or 0,
+                               lambda r: r["pgscan_kswapd"] or 0,
+                               lambda r: r["pgscan_direct"] or 0,
+                               lambda r: r["allocstall"] or 0,
+                               lambda r: r["compact_stall"] or 0))
+    if agg:
+        sums_table(out, "(xfull) DST before each call and the reclaim and compaction during it "
+                   "(system-wide), summed over the repetitions",
+                   ("calls", "DST room, pages", "pgscan_kswapd", "pgscan_direct", "allocstall",
+                    "compact_stall"), agg)
     labels, comp = group(rows, "compaction", lambda r: "wall_s", lambda r: r)
     if labels:
         out.append("#### Compaction of a fragmented node (bench/dma.sh)\n")

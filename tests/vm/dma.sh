@@ -9,9 +9,9 @@
 # cannot be terminated writes only memory dcbm still holds (quarantine),
 # and its channel is given up; a batch that finds every channel busy is
 # left to the CPU; channels come only from the listed providers, and a
-# channels write that finds none keeps the old channels; a storm switches engines, changes
-# channel counts and fault modes, and reloads both modules while
-# migrating. CONFIG_DMA_API_DEBUG (test kernel) reports any DMA mapping
+# channels write that finds none keeps the old channels; a storm switches
+# engines, changes channel counts, staging and fault modes, and reloads
+# both modules while migrating and exchanging. CONFIG_DMA_API_DEBUG (test kernel) reports any DMA mapping
 # left behind when swdma goes away, which the dmesg check catches.
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/engines.sh"
@@ -252,11 +252,14 @@ echo all >$MO/reasons
 # --- storm -----------------------------------------------------------------
 secs=${MEMACCEL_STORM_SECONDS:-30}
 echo 200 >$DCBM/timeout_ms
+staged=
+[ -e $DCBM/staging ] && staged=s
 storm_start dstorm
 switches=0 reloads=0 end=$(( $(date +%s) + secs ))
 while [ "$(date +%s)" -lt "$end" ]; do
-	for n in 1 8 2; do
-		mo_select dcbm-$n && switches=$((switches + 1))
+	# with staging where dcbm has it, so that exchanges go by DMA too
+	for n in 1$staged 8 2$staged; do
+		mo_select "dcbm-$n" && switches=$((switches + 1))
 		sleep 0.3
 	done
 	swdma_knob fail 7; swdma_knob reorder 4; sleep 0.3
@@ -272,9 +275,11 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	mo_select dcbm-4 && switches=$((switches + 1))
 done
 storm_stop
-echo "storm: ${secs}s, $STORM_RUNS migcheck runs, $switches engine selections, $reloads module unloads; core stats: $(mo_stats)" | ktap_diag
-ktap_check "storm: engines switched, dcbm and swdma reloaded while migrating" \
-	test "$reloads" -gt 1 -a "$switches" -gt 2 -a "$STORM_RUNS" -gt 0
+echo "storm: ${secs}s, $STORM_RUNS migcheck runs ($STORM_XRUNS exchanging), $switches engine selections, $reloads module unloads; core stats: $(mo_stats)" | ktap_diag
+xruns=0
+[ -d /sys/kernel/mm/exchange ] && xruns=1
+ktap_check "storm: engines switched, dcbm and swdma reloaded while migrating and exchanging" \
+	test "$reloads" -gt 1 -a "$switches" -gt 2 -a "$STORM_RUNS" -gt 0 -a "$STORM_XRUNS" -ge $xruns
 ktap_check "storm: no descriptor left in swdma" test "$(cat $SWDBG/live)" = 0
 
 # --- unload ----------------------------------------------------------------

@@ -22,10 +22,14 @@
 # its exchanges reach swdma, one descriptor per copy, so the Kth
 # descriptor is copy K of the first pair): swdma fails copy 1, 2 or 3 of
 # the first pair (the swap is aborted, restored or finished by the CPU),
-# or makes it late past timeout_ms, with a terminate that works (settled
-# as a failure) or fails (dcbm waits, then settles by how far it got),
-# and fail_migrate_offload_swap swaps back pairs dcbm swapped. Every run must
-# keep every word the writers wrote.
+# loses it (copied, never completed: dcbm's timeout terminates it and
+# settles it as failed), or makes it late past timeout_ms, with a
+# terminate that works (settled as a failure) or fails (dcbm waits, then
+# settles by how far it got); swdma completes in reverse within windows
+# of 16 on two channels (staging never has two copies of a channel in
+# flight, so none can be reordered), and fail_migrate_offload_swap swaps
+# back pairs dcbm swapped. Every run must keep every word the writers
+# wrote.
 # On a kernel without MPOL_MF_EXCHANGE every case skips.
 # shellcheck source=/dev/null
 . "$(dirname "$0")/lib/ktap.sh"
@@ -34,7 +38,7 @@
 set -u
 bin=${MEMACCEL_KSELFTEST:-$TOP/build/kselftest}/mm/exchange_pages
 FAIL_SWAP=/sys/kernel/debug/fail_migrate_offload_swap
-ktap_plan 30
+ktap_plan 38
 [ -x "$bin" ] || ktap_bail_out "$bin not built (make selftests)"
 restore "$MO/engine" "$MO/reasons" "$MO/batch_min"
 ONE=(-r xchg.thp_2m_pmd.integrity)
@@ -119,7 +123,7 @@ else
 	ktap_skip "with dcbm, the CPU swapped every pair" "dcbm not available"
 fi
 
-DCBM_SWAP="dcbm:swap_pairs dcbm:swap_cpu_pairs dcbm:swap_aborted dcbm:swap_restored dcbm:swap_finished dcbm:swap_lost dcbm:swap_timeouts dcbm:broken swdma:failed swdma:late mo:swap_fallbacks"
+DCBM_SWAP="dcbm:swap_pairs dcbm:swap_cpu_pairs dcbm:swap_aborted dcbm:swap_restored dcbm:swap_finished dcbm:swap_lost dcbm:swap_timeouts dcbm:broken swdma:failed swdma:late swdma:lost swdma:reordered mo:swap_fallbacks"
 
 # expect_deltas NAME COND...: one result; COND is COUNTER=N, COUNTER>N or
 # COUNTER>=N on its increase since the snap.
@@ -146,11 +150,14 @@ expect_deltas() {
 # dcbm_fault KIND K WHAT COND...: swdma's inject_KIND hits the Kth
 # descriptor of the 2 MB integrity test under dcbm-1s; the test passes and
 # the counters meet COND. KIND stall is late with a terminate that fails:
-# the channel is broken, and requested again after.
+# the channel is broken, and requested again after. Each run starts on
+# one channel, in order.
 dcbm_fault() {
 	local kind=$1 k=$2 what=$3 inject=$1
 	shift 3
 	[ "$kind" = stall ] && inject=late
+	echo 1 >"$DCBM/channels"
+	echo 0 >"$SWDMA/reorder"
 	# shellcheck disable=SC2086 # a list of counter names
 	snap $DCBM_SWAP
 	fault_nth "$SWDBG/inject_$inject" "$k"
@@ -161,21 +168,20 @@ dcbm_fault() {
 	else
 		expect_deltas "dcbm staging, $kind at copy $k: $what" "$@"
 	fi
-	if [ "$kind" = stall ]; then
-		echo N >"$SWDMA/terminate_fails"
-		echo 1 >"$DCBM/channels"
-	fi
+	[ "$kind" = stall ] && echo N >"$SWDMA/terminate_fails"
 }
 
 # KIND COPY END: how the first pair must end when swdma fails copy COPY
-# (fail), delays it past timeout_ms and dcbm terminates it (late), or
-# delays it and cannot be terminated, so dcbm waits (stall)
+# (fail), copies it but never completes it and dcbm terminates it (lose),
+# delays it past timeout_ms and dcbm terminates it (late), or delays it
+# and cannot be terminated, so dcbm waits (stall)
 faults=(fail 1 aborted fail 2 restored fail 3 finished
+	lose 1 aborted lose 2 restored lose 3 finished
 	late 1 aborted late 2 restored late 3 finished
 	stall 1 aborted stall 2 finished stall 3 swapped)
 if [ -e "$DCBM/staging" ] || { modprobe dcbm && [ -e "$DCBM/staging" ]; }; then
 	restore "$DCBM/staging" "$DCBM/timeout_ms" "$SWDMA/late_ms" \
-		"$SWDMA/terminate_fails"
+		"$SWDMA/terminate_fails" "$SWDMA/reorder"
 fi
 if [ -e "$DCBM/staging" ] && mo_select dcbm-1s; then
 	# shellcheck disable=SC2086 # a list of counter names
@@ -204,6 +210,8 @@ if [ -e "$DCBM/staging" ] && mo_select dcbm-1s; then
 		case $kind in
 		fail) echo 5000 >"$DCBM/timeout_ms"
 			set -- swdma:failed=1 dcbm:swap_timeouts=0 dcbm:broken=0 ;;
+		lose) echo 200 >"$DCBM/timeout_ms"
+			set -- swdma:lost=1 dcbm:swap_timeouts=1 dcbm:broken=0 ;;
 		late) echo 200 >"$DCBM/timeout_ms"
 			set -- swdma:late=1 dcbm:swap_timeouts=1 dcbm:broken=0 ;;
 		stall) echo 200 >"$DCBM/timeout_ms"
@@ -220,6 +228,22 @@ if [ -e "$DCBM/staging" ] && mo_select dcbm-1s; then
 		dcbm_fault "$kind" "$k" "$end" "$@" dcbm:swap_lost=0
 	done
 	echo 5000 >"$DCBM/timeout_ms"
+
+	# Two channels, completions reversed within windows of 16
+	if mo_select dcbm-2s && echo 16 >"$SWDMA/reorder"; then
+		# shellcheck disable=SC2086 # a list of counter names
+		snap $DCBM_SWAP
+		selftest "dcbm staging on 2 channels, swdma reorder 16" "${ONE[@]}"
+		echo 0 >"$SWDMA/reorder"
+		expect_deltas "dcbm staging, reorder 16: swapped, nothing reordered" \
+			"dcbm:swap_pairs>0" dcbm:swap_aborted=0 dcbm:swap_restored=0 \
+			dcbm:swap_finished=0 dcbm:swap_lost=0 swdma:failed=0 \
+			swdma:reordered=0
+	else
+		ktap_skip "exchange_pages selftest, dcbm staging on 2 channels, swdma reorder 16" "no second swdma channel"
+		ktap_skip "dcbm staging, reorder 16: swapped, nothing reordered" "no second swdma channel"
+	fi
+	echo 1 >"$DCBM/channels"
 	echo all >"$MO/reasons"
 else
 	ktap_skip "exchange_pages selftest, dcbm swap through staging" "no dcbm staging"
@@ -230,6 +254,8 @@ else
 		ktap_skip "exchange_pages selftest, dcbm staging, $what" "no dcbm staging"
 		ktap_skip "dcbm staging, $what" "no dcbm staging"
 	done
+	ktap_skip "exchange_pages selftest, dcbm staging on 2 channels, swdma reorder 16" "no dcbm staging"
+	ktap_skip "dcbm staging, reorder 16: swapped, nothing reordered" "no dcbm staging"
 fi
 
 # swap_back NAME SELECT [ARGS...]: fail_migrate_offload_swap swaps back

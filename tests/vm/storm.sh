@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Migration storm: migcheck runs back to back (mixed folio sizes, writers
-# and readers in the moved process) while the engine is switched between
+# and readers in the moved process; every second run exchanges pairs of
+# folios across the nodes, where the kernel can) while the engine is switched between
 # cpu and mtcopy, mtcopy's thread count changes, and the mtcopy module is
 # unloaded and reloaded, also while it is the active engine. Every migcheck
 # run must find its data intact; dmesg.sh, run after all tests, fails on
@@ -34,9 +35,12 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	modprobe mtcopy
 done
 storm_stop
-echo "storm: ${secs}s, $STORM_RUNS migcheck runs, $switches engine switches, $reloads mtcopy unloads; stats: $(mo_stats)" | ktap_diag
-ktap_check "storm: engines switched and mtcopy reloaded while migrating" \
-	test "$reloads" -gt 0 -a "$switches" -gt 2 -a "$STORM_RUNS" -gt 0
+echo "storm: ${secs}s, $STORM_RUNS migcheck runs ($STORM_XRUNS exchanging), $switches engine switches, $reloads mtcopy unloads; stats: $(mo_stats)" | ktap_diag
+# where the kernel exchanges, half the runs exchange (mtcopy swaps them)
+xruns=0
+[ -d /sys/kernel/mm/exchange ] && xruns=1
+ktap_check "storm: engines switched and mtcopy reloaded while migrating and exchanging" \
+	test "$reloads" -gt 0 -a "$switches" -gt 2 -a "$STORM_RUNS" -gt 0 -a "$STORM_XRUNS" -ge $xruns
 ktap_check "storm: engine back to cpu and usable" \
 	bash -c "echo cpu >$MO/engine && grep -q '\[cpu\]' $MO/engine && $MIGCHECK --size 4096 --total 2M --moves 2 --strict-moves"
 ktap_finished

@@ -377,15 +377,22 @@ void mm_counters_read(struct mm_counters *c)
 		snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/stats/split", kb);
 		c->splits += read_ulong(path);
 	}
-	c->pgmigrate_fail = 0;
+	c->pgmigrate_fail = c->pgscan_kswapd = c->pgscan_direct = 0;
+	c->allocstall = c->compact_stall = 0;
 	f = fopen("/proc/vmstat", "r");
 	if (!f)
 		return;
 	while (fscanf(f, "%63s %lu", name, &v) == 2) {
-		if (!strcmp(name, "pgmigrate_fail")) {
+		if (!strcmp(name, "pgmigrate_fail"))
 			c->pgmigrate_fail = v;
-			break;
-		}
+		else if (!strcmp(name, "pgscan_kswapd"))
+			c->pgscan_kswapd = v;
+		else if (!strcmp(name, "pgscan_direct"))
+			c->pgscan_direct = v;
+		else if (!strncmp(name, "allocstall_", 11))
+			c->allocstall += v;
+		else if (!strcmp(name, "compact_stall"))
+			c->compact_stall = v;
 	}
 	fclose(f);
 }
@@ -397,4 +404,8 @@ void mm_counters_since(struct mm_counters *c, const struct mm_counters *before)
 	mm_counters_read(&now);
 	c->splits = now.splits - before->splits;
 	c->pgmigrate_fail = now.pgmigrate_fail - before->pgmigrate_fail;
+	c->pgscan_kswapd = now.pgscan_kswapd - before->pgscan_kswapd;
+	c->pgscan_direct = now.pgscan_direct - before->pgscan_direct;
+	c->allocstall = now.allocstall - before->allocstall;
+	c->compact_stall = now.compact_stall - before->compact_stall;
 }

@@ -51,13 +51,19 @@ unsigned long parse_size(const char *s);
 
 /*
  * System-wide counters around a move: large folios split (the per-size
- * mTHP stats/split, 8K..2M) and pages that failed to migrate
- * (pgmigrate_fail in /proc/vmstat). A counter the kernel does not have
- * reads 0.
+ * mTHP stats/split, 8K..2M), pages that failed to migrate (pgmigrate_fail
+ * in /proc/vmstat), and the reclaim and compaction work done meanwhile
+ * (pgscan_kswapd, pgscan_direct, allocstall_*, compact_stall). A counter
+ * the kernel does not have reads 0.
  */
 struct mm_counters {
 	unsigned long splits;
 	unsigned long pgmigrate_fail;
+	/* reclaim and compaction, which a full node can set off */
+	unsigned long pgscan_kswapd;
+	unsigned long pgscan_direct;
+	unsigned long allocstall;	/* every zone's allocstall_* */
+	unsigned long compact_stall;
 };
 void mm_counters_read(struct mm_counters *c);
 /* @c = the counters now minus @before */

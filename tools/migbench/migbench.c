@@ -14,6 +14,10 @@
  *      nodes by move_pages(2) with MPOL_MF_EXCHANGE, or by moving the DST
  *      ones to SRC and then the SRC ones to DST; GB/s of both sides and
  *      the calling thread's CPU time;
+ *  (xfull) the same with DST full: before each timed call, mlocked filler
+ *      leaves DST with only a small guard of free memory above its low
+ *      watermark, so the two migrations promote into the frames the
+ *      demotion freed, while the exchange needs no free memory at all;
  * plus the in-guest copy limit: memcpy bandwidth SRC->DST with one thread
  * and with N threads, measured the same way, so each table can be read
  * against what the machine can copy at all.
@@ -43,6 +47,7 @@
 #include <limits.h>
 #include <numaif.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdarg.h>
@@ -74,7 +79,9 @@ static struct {
 	int first_rep;
 	int src, dst;
 	int threads;
-	bool do_a, do_b, do_limit, do_first, do_w, do_x;
+	bool do_a, do_b, do_limit, do_first, do_w, do_x, do_xfull;
+	int cpu;		/* --cpu: pinned to it; -1 none */
+	long fill_guard;	/* --fill-guard in pages; -1: computed */
 	const char *label;
 	const char *csv_path;
 	bool inject_corrupt;
@@ -439,12 +446,200 @@ static double measure_copy(int threads, unsigned long len)
 	return t1 - t0;
 }
 
+/* ---- a full destination node (table xfull) ---- */
+
+/*
+ * DST as its allocator sees it, from /proc/zoneinfo after
+ * /proc/sys/vm/stat_refresh has folded the per-CPU counter deltas in:
+ * @room is the sum over DST's zones of free pages above the low watermark
+ * (boost included) and above the reserve each zone keeps from movable
+ * allocations (its lowmem protection). An allocation on DST takes the fast
+ * path, with no kswapd wake-up, while its zone stays above low. @guard is
+ * the room a full DST is left with: the per-CPU page list high mark of
+ * the calling CPU (a list refill takes up to that from the free lists)
+ * plus every CPU's vmstat threshold (the error of the free count), so
+ * that the promotion of the two migrations, which refills that list from
+ * the frames the demotion freed, does not wake kswapd. @blocks: DST's
+ * free 2 MB blocks, from /proc/buddyinfo.
+ */
+struct dst_state {
+	long room, guard, batch;
+	unsigned long blocks;
+};
+
+#define ZONES_MAX	8
+
+static void dst_read(struct dst_state *d)
+{
+	char line[512], zone[32], zones[ZONES_MAX][32] = { { 0 } };
+	long v, free = 0, low = 0, prot[ZONES_MAX] = { 0 }, pcp_high = 0;
+	long pcp_max = 0, thresh = 0;
+	int node, nz = 0, movable = -1, cpu = -1, i, n;
+	bool mine = false;
+	FILE *f;
+
+	f = fopen("/proc/sys/vm/stat_refresh", "w");
+	if (f) {
+		fputs("1\n", f);
+		fclose(f);
+	}
+	memset(d, 0, sizeof(*d));
+	f = fopen("/proc/zoneinfo", "r");
+	if (!f)
+		fatal(EXIT_SYS, "/proc/zoneinfo: %s", strerror(errno));
+	/* A zone's figures are added when the next zone or the end is read */
+	for (;;) {
+		bool eof = !fgets(line, sizeof(line), f);
+
+		if (eof || sscanf(line, "Node %d, zone %31s", &node, zone) == 2) {
+			if (mine) {
+				v = free - low - (movable >= 0 ? prot[movable] : 0);
+				d->room += v > 0 ? v : 0;
+				d->guard += pcp_high ?: pcp_max;
+				d->guard += thresh * sysconf(_SC_NPROCESSORS_ONLN);
+			}
+			if (eof)
+				break;
+			mine = node == opt.dst;
+			if (mine && nz < ZONES_MAX)
+				snprintf(zones[nz++], sizeof(zones[0]), "%s", zone);
+			free = low = pcp_high = pcp_max = thresh = 0;
+			cpu = -1;
+			continue;
+		}
+		if (!mine)
+			continue;
+		if (sscanf(line, " pages free %ld", &v) == 1) {
+			free = v;
+		} else if (sscanf(line, " low %ld", &v) == 1) {
+			low = v;
+		} else if (!strncmp(line + strspn(line, " "), "protection: (", 13)) {
+			char *p = strchr(line, '(') + 1, *end;
+
+			for (n = 0; n < ZONES_MAX; n++, p = end + 1) {
+				prot[n] = strtol(p, &end, 10);
+				if (end == p || *end != ',')
+					break;
+			}
+		} else if (sscanf(line, " cpu: %d", &cpu) == 1) {
+			continue;
+		} else if (sscanf(line, " high: %ld", &v) == 1) {
+			if (cpu == opt.cpu)
+				pcp_high = v;
+			if (v > pcp_max)
+				pcp_max = v;
+		} else if (sscanf(line, " batch: %ld", &v) == 1) {
+			if (v > d->batch)
+				d->batch = v;
+		} else if (sscanf(line, " vm stats threshold: %ld", &v) == 1) {
+			if (v > thresh)
+				thresh = v;
+		}
+		/* Zones are listed in index order: find ZONE_MOVABLE's */
+		for (i = 0; movable < 0 && i < nz; i++)
+			if (!strcmp(zones[i], "Movable"))
+				movable = i;
+	}
+	fclose(f);
+	if (opt.fill_guard >= 0)
+		d->guard = opt.fill_guard;
+
+	f = fopen("/proc/buddyinfo", "r");
+	if (!f)
+		fatal(EXIT_SYS, "/proc/buddyinfo: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long cnt[16];
+		int off;
+
+		if (sscanf(line, "Node %d, zone %31s%n", &node, zone, &off) != 2 ||
+		    node != opt.dst)
+			continue;
+		for (n = 0; n < 16 && sscanf(line + off, "%lu%n", &cnt[n], &i) == 1; n++)
+			off += i;
+		/* an order-k block holds 2^(k-9) blocks of 2 MB */
+		for (i = 9; i < n; i++)
+			d->blocks += cnt[i] << (i - 9);
+	}
+	fclose(f);
+}
+
+/*
+ * The filler: mlocked 4 KB pages bound to DST, in mappings that grow and
+ * shrink at their end, kept across the measurements of table xfull.
+ */
+static struct {
+	char *chunk[4096];
+	unsigned long len[4096];
+	int nr;
+} filler;
+
+static void filler_grow(unsigned long pages)
+{
+	unsigned long len = pages * PAGE_SZ;
+	char *p;
+
+	if (filler.nr == 4096)
+		fatal(EXIT_SYS, "filler: too many chunks");
+	p = alloc_on(len, opt.dst, PAGE_SZ);
+	/* mlock faults every page in and keeps it from reclaim */
+	if (mlock(p, len))
+		fatal(EXIT_SYS, "mlock %lu bytes on node %d: %s", len, opt.dst,
+		      strerror(errno));
+	filler.chunk[filler.nr] = p;
+	filler.len[filler.nr++] = len;
+}
+
+static void filler_shrink(unsigned long pages)
+{
+	while (pages && filler.nr) {
+		unsigned long *len = &filler.len[filler.nr - 1];
+		unsigned long cut = pages * PAGE_SZ < *len ? pages * PAGE_SZ : *len;
+
+		munmap(filler.chunk[filler.nr - 1] + *len - cut, cut);
+		*len -= cut;
+		pages -= cut / PAGE_SZ;
+		if (!*len)
+			filler.nr--;
+	}
+}
+
+static void filler_release(void)
+{
+	while (filler.nr)
+		filler_shrink(filler.len[filler.nr - 1] / PAGE_SZ);
+}
+
+/*
+ * Grow or shrink the filler until DST's room is within [guard, guard +
+ * tolerance]; the tolerance covers one per-CPU list flush (freed pages
+ * reach the free lists in batches). Leaves the final state in @d.
+ */
+static void fill_dst(struct dst_state *d)
+{
+	long tol;
+	int round;
+
+	for (round = 0; round < 64; round++) {
+		dst_read(d);
+		tol = 4 * (d->batch ?: 64);
+		if (d->room > d->guard + tol)
+			filler_grow(d->room - d->guard - tol / 2);
+		else if (d->room < d->guard)
+			filler_shrink(d->guard - d->room + tol / 2);
+		else
+			return;
+	}
+	fatal(EXIT_SYS, "node %d: room %ld pages, cannot bring it to %ld (+%ld)",
+	      opt.dst, d->room, d->guard, tol);
+}
+
 /* ---- output: one line and one CSV row per repetition ---- */
 
 #define CSV_HEADER "label,table,folio_size_B,folios,small_folios,large_folios," \
 	"batch_folios,threads,moved_B,rep,wall_s,cpu_s,first_unavailable_s," \
 	"folio_splits,pgmigrate_fail,pages_migrated,free_2M_blocks,hog_iterations," \
-	"tlb_alias_folios"
+	"tlb_alias_folios,dst_room_pages,pgscan_kswapd,pgscan_direct,allocstall," \
+	"compact_stall"
 
 /* One repetition; a field that does not apply is 0 (a time: < 0). */
 struct row {
@@ -456,6 +651,7 @@ struct row {
 	double wall, cpu, first;
 	const struct mm_counters *mc;
 	long aliased;		/* folios moved between aliasing frames; < 0: n/a */
+	const struct dst_state *dst;	/* table xfull: DST before the call */
 };
 
 static void csv_ulong(unsigned long v)
@@ -487,6 +683,13 @@ static void emit(const struct row *r)
 		printf(", splits %lu, pgmigrate_fail %lu", r->mc->splits, r->mc->pgmigrate_fail);
 	if (r->aliased >= 0)
 		printf(", TLB-alias folios %ld", r->aliased);
+	if (r->dst)
+		printf(", DST room %ld pages (guard %ld), %lu free 2M blocks",
+		       r->dst->room, r->dst->guard, r->dst->blocks);
+	if (r->mc && r->dst)
+		printf(", pgscan_kswapd %lu, pgscan_direct %lu, allocstall %lu, compact_stall %lu",
+		       r->mc->pgscan_kswapd, r->mc->pgscan_direct,
+		       r->mc->allocstall, r->mc->compact_stall);
 	printf("\n");
 	fflush(stdout);
 	if (!csv)
@@ -505,13 +708,27 @@ static void emit(const struct row *r)
 	csv_secs(r->first);
 	/* the last three columns are the compaction rows' (bench/dma.sh) */
 	if (r->mc)
-		fprintf(csv, ",%lu,%lu,,,", r->mc->splits, r->mc->pgmigrate_fail);
+		fprintf(csv, ",%lu,%lu,", r->mc->splits, r->mc->pgmigrate_fail);
 	else
-		fprintf(csv, ",,,,,");
+		fprintf(csv, ",,,");
+	if (r->dst)
+		fprintf(csv, ",%lu,", r->dst->blocks);
+	else
+		fprintf(csv, ",,");
 	if (r->aliased >= 0)
-		fprintf(csv, ",%ld\n", r->aliased);
+		fprintf(csv, ",%ld", r->aliased);
 	else
-		fprintf(csv, ",\n");
+		fputc(',', csv);
+	if (r->dst)
+		fprintf(csv, ",%ld", r->dst->room);
+	else
+		fputc(',', csv);
+	if (r->mc && r->dst)
+		fprintf(csv, ",%lu,%lu,%lu,%lu\n", r->mc->pgscan_kswapd,
+			r->mc->pgscan_direct, r->mc->allocstall,
+			r->mc->compact_stall);
+	else
+		fprintf(csv, ",,,,\n");
 	fflush(csv);
 }
 
@@ -606,13 +823,14 @@ static void table_w(void)
  * folios B on DST trade nodes, either by one move_pages(2) call with
  * MPOL_MF_EXCHANGE (pairs A_i, B_i) or, with @two_moves, by moving every
  * B to SRC and then every A to DST (what tiering does when DST, the fast
- * node, is full: demote first, then promote). Returns seconds; *@cpu the
- * calling thread's CPU time. Both ends are checked: nodes, folio sizes,
- * data.
+ * node, is full: demote first, then promote). With @dst, DST is filled
+ * (fill_dst()) once both sides are in place, and @dst is its state just
+ * before the timed call. Returns seconds; *@cpu the calling thread's CPU
+ * time. Both ends are checked: nodes, folio sizes, data.
  */
 static double measure_exchange(unsigned long fsize, unsigned long nr,
 			       int rep, bool two_moves, double *cpu,
-			       struct mm_counters *mc)
+			       struct mm_counters *mc, struct dst_state *dst)
 {
 	struct mm_counters before;
 	unsigned long len = fsize * nr, i;
@@ -637,6 +855,8 @@ static double measure_exchange(unsigned long fsize, unsigned long nr,
 	check_node(b, len, opt.dst);
 	for (i = 0; i < 2 * nr; i++)
 		status[i] = INT_MIN;
+	if (dst)
+		fill_dst(dst);
 	mm_counters_read(&before);
 	c0 = thread_cpu();
 	t0 = now();
@@ -699,7 +919,8 @@ static void table_x(void)
 
 		for (r = 0; r < opt.reps; r++) {
 			for (k = 0; k < 2; k++) {
-				double c, t = measure_exchange(fsize, nr, r, k, &c, &mc);
+				double c, t = measure_exchange(fsize, nr, r, k, &c,
+							       &mc, NULL);
 
 				emit(&(struct row){ .table = k ? "x2m" : "x",
 					.folio_size = fsize, .folios = nr,
@@ -709,6 +930,46 @@ static void table_x(void)
 			}
 		}
 	}
+}
+
+/*
+ * Table xfull: table x with DST full ("xf": exchange, "x2mf": two
+ * migrations), the two alternating which goes first from one repetition
+ * to the next. Pinned with --cpu, every call frees and allocates through
+ * that CPU's per-CPU lists, as the guard assumes.
+ */
+static void table_xfull(void)
+{
+	struct mm_counters mc;
+	struct dst_state d;
+	int s, r, i;
+
+	if (move_pages(0, 0, NULL, NULL, NULL, MPOL_MF_MOVE | MPOL_MF_EXCHANGE)) {
+		printf("full-node exchange table: skipped (move_pages(2) MPOL_MF_EXCHANGE: %s; not a memaccel kernel)\n",
+		       strerror(errno));
+		return;
+	}
+	dst_read(&d);
+	printf("xfull: node %d has %ld pages above its low watermarks and %lu free 2M blocks; a full node keeps %ld (the guard)\n",
+	       opt.dst, d.room, d.blocks, d.guard);
+	for (s = 0; s < opt.nr_sizes; s++) {
+		unsigned long fsize = opt.sizes[s], nr = opt.total / fsize;
+
+		for (r = 0; r < opt.reps; r++) {
+			for (i = 0; i < 2; i++) {
+				bool two = i ^ ((opt.first_rep + r) & 1);
+				double c, t = measure_exchange(fsize, nr, r, two,
+							       &c, &mc, &d);
+
+				emit(&(struct row){ .table = two ? "x2mf" : "xf",
+					.folio_size = fsize, .folios = nr,
+					.bytes = 2 * nr * fsize, .rep = r,
+					.wall = t, .cpu = c, .first = -1,
+					.mc = &mc, .aliased = -1, .dst = &d });
+			}
+		}
+	}
+	filler_release();
 }
 
 #define BATCH_MAX_PATH "/sys/kernel/mm/migrate_offload/batch_max"
@@ -805,8 +1066,12 @@ static void usage(FILE *f)
 		"                   interleaves single repetitions of several runs) [0]\n"
 		"  --src N --dst N  source and destination node [0, 1]\n"
 		"  --threads N      threads for the multi-threaded copy limit [online CPUs]\n"
-		"  --tables LIST    any of a,b,limit,first,w,x [a,b,limit,first]; x: exchange\n"
-		"                   (MPOL_MF_EXCHANGE) against two migrations, per --sizes\n"
+		"  --tables LIST    any of a,b,limit,first,w,x,xfull [a,b,limit,first]; x:\n"
+		"                   exchange (MPOL_MF_EXCHANGE) against two migrations, per\n"
+		"                   --sizes; xfull: the same with --dst full\n"
+		"  --cpu N          run on CPU N only [any]\n"
+		"  --fill-guard N   xfull: pages a full --dst keeps above its low watermark\n"
+		"                   [that CPU's per-CPU list high mark + CPUs x vmstat threshold]\n"
 		"  --label NAME     row label in the CSV [this kernel's release]\n"
 		"  --csv FILE       append one row per repetition to FILE (scripts/results.py\n"
 		"                   makes tables and plots of it)\n"
@@ -824,7 +1089,7 @@ static void parse_tables(const char *s)
 	char *dup = strdup(s), *tok, *save = NULL;
 
 	opt.do_a = opt.do_b = opt.do_limit = opt.do_first = opt.do_w = false;
-	opt.do_x = false;
+	opt.do_x = opt.do_xfull = false;
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "a"))
 			opt.do_a = true;
@@ -838,18 +1103,21 @@ static void parse_tables(const char *s)
 			opt.do_w = true;
 		else if (!strcmp(tok, "x"))
 			opt.do_x = true;
+		else if (!strcmp(tok, "xfull"))
+			opt.do_xfull = true;
 		else
-			fatal(EXIT_USAGE, "--tables: unknown table '%s' (a, b, limit, first, w, x)", tok);
+			fatal(EXIT_USAGE, "--tables: unknown table '%s' (a, b, limit, first, w, x, xfull)", tok);
 	}
 	free(dup);
 	if (!opt.do_a && !opt.do_b && !opt.do_limit && !opt.do_first && !opt.do_w &&
-	    !opt.do_x)
+	    !opt.do_x && !opt.do_xfull)
 		fatal(EXIT_USAGE, "--tables: nothing selected in '%s'", s);
 }
 
 int main(int argc, char **argv)
 {
 	static char release[128];
+	char on_cpu[16];
 	struct utsname u;
 	int i;
 
@@ -864,6 +1132,8 @@ int main(int argc, char **argv)
 	opt.dst = 1;
 	opt.threads = sysconf(_SC_NPROCESSORS_ONLN);
 	opt.do_a = opt.do_b = opt.do_limit = opt.do_first = true;
+	opt.cpu = -1;
+	opt.fill_guard = -1;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -912,6 +1182,14 @@ int main(int argc, char **argv)
 			opt.csv_path = v;
 		} else if (!strcmp(a, "--tables")) {
 			parse_tables(v);
+		} else if (!strcmp(a, "--cpu")) {
+			opt.cpu = atoi(v);
+			if (opt.cpu < 0)
+				fatal(EXIT_USAGE, "--cpu must be a CPU number");
+		} else if (!strcmp(a, "--fill-guard")) {
+			opt.fill_guard = atol(v);
+			if (opt.fill_guard < 0)
+				fatal(EXIT_USAGE, "--fill-guard must be >= 0 pages");
 		} else {
 			fatal(EXIT_USAGE, "unknown option %s", a);
 		}
@@ -943,13 +1221,22 @@ int main(int argc, char **argv)
 		if (fresh)
 			fprintf(csv, CSV_HEADER "\n");
 	}
+	if (opt.cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(opt.cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			fatal(EXIT_USAGE, "--cpu %d: %s", opt.cpu, strerror(errno));
+	}
 	mthp_save();
 	if (opt.hold_placement)
 		hold_placement();
 
-	printf("## migbench: node %d -> node %d, kernel %s, %ld CPUs, %d reps, label %s\n",
+	snprintf(on_cpu, sizeof(on_cpu), opt.cpu >= 0 ? "%d" : "any", opt.cpu);
+	printf("## migbench: node %d -> node %d, kernel %s, %ld CPUs, %d reps, label %s, on CPU %s\n",
 	       opt.src, opt.dst, u.release, sysconf(_SC_NPROCESSORS_ONLN), opt.reps,
-	       opt.label);
+	       opt.label, on_cpu);
 	printf("command:");
 	for (i = 0; i < argc; i++)
 		printf(" %s", argv[i]);
@@ -966,6 +1253,8 @@ int main(int argc, char **argv)
 		table_w();
 	if (opt.do_x)
 		table_x();
+	if (opt.do_xfull)
+		table_xfull();
 	printf("migbench: all moves verified (folio sizes, placement, data)\n");
 	return 0;
 }

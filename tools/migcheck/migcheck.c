@@ -10,7 +10,16 @@
  * after the moves; readers check the pattern in the rest of the page the
  * whole time. At the end every slot must hold the last value its writer
  * wrote, and every other byte the pattern. Without threads, every folio
- * must also have reached its node at each move (--strict-moves). With
+ * must also have reached its node at each move (--strict-moves).
+ *
+ * --exchange: the second half of each size's folios starts on DST, and
+ * each "move" is one move_pages(2) call with MPOL_MF_EXCHANGE that trades
+ * folio i of the first half with folio i of the second (pairs of every
+ * size interleaved in the call), so that every folio changes node at every
+ * exchange. A pair not exchanged because it stayed busy (-EBUSY) is left
+ * where it was and counted; with --strict-moves, or any other errno, it is
+ * a failed check. With --strict-moves every folio must also be on its
+ * node after each call. With
  * --settle MS every page gets new contents after the last move and the
  * check comes MS milliseconds later, so that a late write of old data (a
  * DMA engine completing after its timeout) into a page in use is caught.
@@ -42,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../lib/mmtest.h"
@@ -57,7 +67,7 @@ static const unsigned long all_sizes[] = {
 
 static struct {
 	unsigned long size, total;
-	bool mixed, fragment, strict, allow_splits;
+	bool mixed, fragment, strict, allow_splits, exchange;
 	int src, dst, moves, writers, readers, settle_ms;
 	const char *ready;
 } opt = { .size = 4096, .total = 16 << 20, .src = 0, .dst = 1, .moves = 4 };
@@ -74,6 +84,10 @@ static unsigned long nr_pages;
 static char **page_addr;	/* every base page, in move order */
 static char **folio_addr;	/* every folio's first page, in move order */
 static unsigned long nr_folios;
+/* --exchange: the pairs, and which node each pair's first folio is on */
+static char **pair_addr;
+static unsigned long nr_pairs;
+static int *pair_node;
 static atomic_bool stop;
 static atomic_ulong reader_checks;
 static struct mm_counters moved_counters;	/* summed over the moves */
@@ -140,6 +154,10 @@ static void *reader_fn(void *arg)
 	return NULL;
 }
 
+#ifndef MPOL_MF_EXCHANGE
+#define MPOL_MF_EXCHANGE	(1 << 8)	/* memaccel: move_pages(2) pairs */
+#endif
+
 static void add_seg(unsigned long fsize, unsigned long len)
 {
 	struct seg *s = &segs[nr_segs];
@@ -178,6 +196,94 @@ static void build_pages(void)
 			for (i = 0; i < segs[k].fsize / PAGE_SZ; i++)
 				page_addr[idx++] = segs[k].addr + f * segs[k].fsize + i * PAGE_SZ;
 		}
+}
+
+/*
+ * --exchange: pair folio i of each segment's first half with folio i of
+ * its second half, the pairs of all segments interleaved, and move every
+ * second half to DST.
+ */
+static void build_pairs(void)
+{
+	unsigned long f, nf, max_nf = 0, i;
+	int *nodes, *status, k;
+	char **second;
+	long ret;
+
+	for (k = 0; k < nr_segs; k++) {
+		nf = segs[k].len / segs[k].fsize / 2;
+		max_nf = nf > max_nf ? nf : max_nf;
+		nr_pairs += nf;
+	}
+	pair_addr = malloc(2 * nr_pairs * sizeof(*pair_addr));
+	pair_node = malloc(nr_pairs * sizeof(*pair_node));
+	second = malloc(nr_pairs * sizeof(*second));
+	nodes = malloc(nr_pairs * sizeof(*nodes));
+	status = malloc(nr_pairs * sizeof(*status));
+	if (!pair_addr || !pair_node || !second || !nodes || !status)
+		fatal(EXIT_SYS, "out of memory");
+	for (f = 0, i = 0; f < max_nf; f++)
+		for (k = 0; k < nr_segs; k++) {
+			nf = segs[k].len / segs[k].fsize / 2;
+			if (f >= nf)
+				continue;
+			pair_addr[2 * i] = segs[k].addr + f * segs[k].fsize;
+			pair_addr[2 * i + 1] = segs[k].addr + (nf + f) * segs[k].fsize;
+			second[i] = pair_addr[2 * i + 1];
+			nodes[i] = opt.dst;
+			pair_node[i++] = opt.src;
+		}
+	ret = move_pages(0, nr_pairs, (void **)second, nodes, status, MPOL_MF_MOVE);
+	if (ret < 0)
+		fatal(EXIT_SYS, "move_pages: %s", strerror(errno));
+	for (i = 0; i < nr_pairs; i++)
+		if (status[i] != opt.dst)
+			fatal(EXIT_SYS, "set-up: folio %lu of the second halves did not reach node %d (status %d)",
+			      i, opt.dst, status[i]);
+	free(second);
+	free(nodes);
+	free(status);
+}
+
+/* Exchange every pair; returns the pairs not exchanged */
+static unsigned long exchange_all(void)
+{
+	int *status = malloc(2 * nr_pairs * sizeof(int));
+	unsigned long i, missed = 0;
+	long ret;
+
+	if (!status)
+		fatal(EXIT_SYS, "out of memory");
+	for (i = 0; i < 2 * nr_pairs; i++)
+		status[i] = INT_MIN;
+	ret = syscall(__NR_move_pages, 0, 2 * nr_pairs, pair_addr, NULL, status,
+		      MPOL_MF_MOVE | MPOL_MF_EXCHANGE);
+	if (ret < 0)
+		fatal(EXIT_SYS, "move_pages(MPOL_MF_EXCHANGE): %s%s", strerror(errno),
+		      errno == EINVAL ? " (a kernel without exchange?)" : "");
+	for (i = 0; i < nr_pairs; i++) {
+		int a = pair_node[i], b = a == opt.src ? opt.dst : opt.src;
+
+		if (status[2 * i] == b && status[2 * i + 1] == a) {
+			pair_node[i] = b;
+		} else if (status[2 * i] == -EBUSY && status[2 * i + 1] == -EBUSY) {
+			/* in use past the retries: left as it was */
+			missed++;
+			if (opt.strict)
+				fatal(EXIT_CHECK, "pair %lu not exchanged: %s", i,
+				      strerror(-status[2 * i]));
+		} else {
+			fatal(EXIT_CHECK, "pair %lu: status %d and %d, nodes %d and %d before",
+			      i, status[2 * i], status[2 * i + 1], a, b);
+		}
+		if (opt.strict) {
+			check_node(pair_addr[2 * i], PAGE_SZ, pair_node[i]);
+			check_node(pair_addr[2 * i + 1], PAGE_SZ,
+				   pair_node[i] == opt.src ? opt.dst : opt.src);
+		}
+	}
+	free(status);
+	return missed;
 }
 
 /* Move every folio to @node; returns the folios that did not get there */
@@ -245,12 +351,17 @@ static int run_moves(void)
 	unsigned long p, bad, missed = 0;
 	int i, m, k;
 
+	/* --exchange: two folios of each size at least */
+	unsigned long unit = opt.exchange ? 2 * PMD_SZ : PMD_SZ;
+
 	if (opt.mixed)
 		for (i = 0; i < (int)(sizeof(all_sizes) / sizeof(all_sizes[0])); i++)
-			add_seg(all_sizes[i], opt.total / 6 / PMD_SZ * PMD_SZ ?: PMD_SZ);
+			add_seg(all_sizes[i], opt.total / 6 / unit * unit ?: unit);
 	else
 		add_seg(opt.size, opt.total);
 	build_pages();
+	if (opt.exchange)
+		build_pairs();
 
 	for (i = 0; i < opt.writers; i++) {
 		w[i].id = i;
@@ -272,6 +383,10 @@ static int run_moves(void)
 
 		struct mm_counters before = moved_counters;
 
+		if (opt.exchange) {
+			missed += exchange_all();
+			continue;
+		}
 		missed += move_all(node);
 		if (m == 0)
 			first_move_splits = moved_counters.splits - before.splits;
@@ -304,6 +419,12 @@ static int run_moves(void)
 	if (first_move_splits && !opt.allow_splits)
 		fatal(EXIT_CHECK, "%lu large folios split during the first move (pgmigrate_fail +%lu): with memory to spare none should (--allow-splits where the target may lack free blocks)",
 		      first_move_splits, moved_counters.pgmigrate_fail);
+	if (opt.exchange) {
+		printf("migcheck: ok: %lu pairs of folios, %lu pages in %d segment(s), %d exchanges, %d writers, %d readers (%lu reader checks), %lu pair exchanges not done\n",
+		       nr_pairs, nr_pages, nr_segs, opt.moves, opt.writers,
+		       opt.readers, atomic_load(&reader_checks), missed);
+		return 0;
+	}
 	printf("migcheck: ok: %lu folios, %lu pages in %d segment(s), %d moves, %d writers, %d readers (%lu reader checks), %lu folio moves not done, %lu folios split, pgmigrate_fail +%lu\n",
 	       nr_folios, nr_pages, nr_segs, opt.moves, opt.writers, opt.readers,
 	       atomic_load(&reader_checks), missed, moved_counters.splits,
@@ -353,7 +474,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: migcheck [--size BYTES | --mixed] [--total BYTES] [--src N] [--dst N]\n"
 		"                [--moves N] [--writers N] [--readers N] [--strict-moves]\n"
-		"                [--settle MS] [--allow-splits]\n"
+		"                [--settle MS] [--allow-splits] [--exchange]\n"
 		"       migcheck --fragment --ready FILE [--total BYTES] [--src N]\n");
 	exit(EXIT_USAGE);
 }
@@ -376,6 +497,9 @@ int main(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--allow-splits")) {
 			opt.allow_splits = true;
+			continue;
+		} else if (!strcmp(a, "--exchange")) {
+			opt.exchange = true;
 			continue;
 		}
 		if (!v)
@@ -406,7 +530,8 @@ int main(int argc, char **argv)
 	    opt.readers > 16 || opt.moves < 0 || !opt.total ||
 	    opt.settle_ms < 0 || opt.settle_ms > 600000 ||
 	    opt.size < PAGE_SZ || opt.size > PMD_SZ || (opt.size & (opt.size - 1)) ||
-	    opt.total % PMD_SZ || (opt.fragment && !opt.ready))
+	    opt.total % PMD_SZ || (opt.fragment && !opt.ready) ||
+	    (opt.exchange && (opt.fragment || opt.total < 2 * opt.size)))
 		usage();
 	if (geteuid())
 		fatal(EXIT_USAGE, "needs root (reads /proc/kpageflags, sets mTHP sysfs)");

@@ -190,18 +190,27 @@ hogs_stop() {
 
 # storm_start NAME: migcheck runs back to back in the background (mixed
 # folio sizes, 2 writers and a reader in the moved process) until
-# storm_stop; the output of every failed run goes to /tmp/NAME.fail.
+# storm_stop, every second run exchanging pairs of folios across the nodes
+# (--exchange) instead of moving them, where the kernel exchanges; the
+# output of every failed run goes to /tmp/NAME.fail. STORM_RUNS and
+# STORM_XRUNS count the runs and the exchange runs.
 storm_start() {
 	STORM_NAME=$1
 	rm -f "/tmp/$1.stop" "/tmp/$1.fail" "/tmp/$1.runs"
 	(
-		n=0
+		n=0 x=0 mode=()
 		while [ ! -e "/tmp/$1.stop" ]; do
-			out=$("$MIGCHECK" --mixed --total 12M --moves 4 --writers 2 --readers 1 2>&1) ||
+			out=$("$MIGCHECK" --mixed --total 12M --moves 4 --writers 2 --readers 1 "${mode[@]}" 2>&1) ||
 				echo "$out" >>"/tmp/$1.fail"
 			n=$((n + 1))
+			[ ${#mode[@]} = 0 ] || x=$((x + 1))
+			if [ ${#mode[@]} = 0 ] && [ -d /sys/kernel/mm/exchange ]; then
+				mode=(--exchange)
+			else
+				mode=()
+			fi
 		done
-		echo $n >"/tmp/$1.runs"
+		echo "$n $x" >"/tmp/$1.runs"
 	) &
 	STORM_PID=$!
 	at_exit touch "/tmp/$1.stop"
@@ -211,7 +220,7 @@ storm_start() {
 storm_stop() {
 	touch "/tmp/$STORM_NAME.stop"
 	wait "$STORM_PID"
-	STORM_RUNS=$(cat "/tmp/$STORM_NAME.runs")
+	read -r STORM_RUNS STORM_XRUNS <"/tmp/$STORM_NAME.runs"
 	ktap_check "storm: every migcheck run found its data intact" test ! -s "/tmp/$STORM_NAME.fail"
 	[ -s "/tmp/$STORM_NAME.fail" ] && head -5 "/tmp/$STORM_NAME.fail" | ktap_diag
 	return 0
