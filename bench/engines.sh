@@ -22,7 +22,12 @@
 # end prints them per pair. With table xfull (DST kept full by migbench),
 # watermark boosting and proactive compaction are off for the run, so
 # that neither moves DST's low watermark or its free memory between the
-# fill and the timed call; both are restored at the end.
+# fill and the timed call, and every per-CPU page list is held at its
+# floor of 4 batches (vm.percpu_pagelist_high_fraction=100000: any zone
+# under 96 GiB gets the floor; a fixed fraction also stops the lists'
+# auto-tuning, which otherwise lets one CPU's list hold up to 1/8 of a
+# zone as free pages the free count does not show, and moves migbench's
+# guard between reads); all three are restored at the end.
 . "$(dirname "$0")/../tests/vm/lib/engines.sh"
 . "$(dirname "$0")/placement.sh"
 set -eu
@@ -41,23 +46,30 @@ for ((i = 0; i < ${#args[@]}; i++)); do
 done
 echo all >$MO/reasons
 sysctls=()
-case ,${MIGBENCH_TABLES:-}, in
-*,xfull,*)
-	for k in vm.watermark_boost_factor vm.compaction_proactiveness; do
-		sysctls+=("$k=$(sysctl -n $k)")
-		sysctl -q "$k=0"
-	done
-	echo "xfull: vm.watermark_boost_factor=0 vm.compaction_proactiveness=0 for the run (were: ${sysctls[*]}); swap: $(tail -n +2 /proc/swaps | awk '{print $1}' | tr '\n' ' ')"
-	;;
-esac
 bench_end() {
 	placement_release
 	[ ${#sysctls[@]} = 0 ] || sysctl -q "${sysctls[@]}"
 }
 trap bench_end EXIT
+# every table the run asks for: MIGBENCH_TABLES and each SPEC:TABLES
+all_tables=,${MIGBENCH_TABLES:-limit,a,b,first,x},
+for spec in "$@"; do
+	case $spec in *:*) all_tables+=${spec#*:}, ;; esac
+done
+case $all_tables in
+*,xfull,*)
+	set_to=(vm.watermark_boost_factor=0 vm.compaction_proactiveness=0
+		vm.percpu_pagelist_high_fraction=100000)
+	for kv in "${set_to[@]}"; do
+		sysctls+=("${kv%%=*}=$(sysctl -n "${kv%%=*}")")
+		sysctl -q "$kv"
+	done
+	echo "xfull: ${set_to[*]} for the run (were: ${sysctls[*]}); swap: $(tail -n +2 /proc/swaps | awk '{print $1}' | tr '\n' ' ')"
+	;;
+esac
 placement_hold
 xphases=
-case ,${MIGBENCH_TABLES:-limit,a,b,first,x}, in
+case $all_tables in
 *,x,* | *,xfull,*)
 	xphases=$csv.xphases
 	echo "engine,rep,folio_size_B,batches,pairs,unmap_ns,flush_ns,freeze_ns,swap_ns,remap_ns" >"$xphases"

@@ -302,16 +302,25 @@ def markdown(rows, meta):
     exchange_section(out, rows)
     exchange_section(out, rows, "xf", "x2mf",
                      ", DST full (free memory above its low watermark only the guard)")
-    agg = sums_by_label_table(rows, lambda r: r["table"] in ("xf", "x2mf"),
+    def full(r):
+        return r["table"] in ("xf", "x2mf")
+
+    agg = sums_by_label_table(rows, full,
                               (lambda r: 1,
-                               lambda r: r["dst_room_pages"] or 0,
                                lambda r: r["pgscan_kswapd"] or 0,
                                lambda r: r["pgscan_direct"] or 0,
                                lambda r: r["allocstall"] or 0,
                                lambda r: r["compact_stall"] or 0))
     if agg:
-        sums_table(out, "(xfull) DST before each call and the reclaim and compaction during it "
-                   "(system-wide), summed over the repetitions",
+        room = {}
+        for r in rows:
+            if full(r) and r["dst_room_pages"] is not None:
+                room.setdefault((r["label"], r["table"]), []).append(r["dst_room_pages"])
+        for k, sums in agg.items():
+            rs = room.get(k)
+            sums.insert(1, f"{min(rs)}–{max(rs)}" if rs else "–")
+        sums_table(out, "(xfull) DST's room before each call (its range), and the reclaim and "
+                   "compaction during the calls (system-wide, summed over the repetitions)",
                    ("calls", "DST room, pages", "pgscan_kswapd", "pgscan_direct", "allocstall",
                     "compact_stall"), agg)
     labels, comp = group(rows, "compaction", lambda r: "wall_s", lambda r: r)

@@ -230,13 +230,13 @@ def test_exchange_table_sets_exchange_beside_two_migrations(tmp_path, cols):
 
 def test_full_node_table_and_its_counters(tmp_path, cols):
     """Table xfull: exchange beside two migrations with DST full, and per
-    label and table the DST room and the reclaim and compaction counters,
-    summed."""
+    label and table the range of DST's room and the reclaim and compaction
+    counters, summed."""
     csv = tmp_path / "xf.csv"
     rows = []
     for rep in range(2):
         rows.append(mv("cpu", "xf", 2 << 20, 64, 1.0, rep, cpu_s="0.1",
-                       dst_room_pages=700, pgscan_kswapd=0, compact_stall=0))
+                       dst_room_pages=700 + rep, pgscan_kswapd=0, compact_stall=0))
         rows.append(mv("cpu", "x2mf", 2 << 20, 64, 0.5, rep, cpu_s="0.2",
                        dst_room_pages=700, pgscan_kswapd=30, compact_stall=2))
     write(csv, cols, rows)
@@ -245,5 +245,5 @@ def test_full_node_table_and_its_counters(tmp_path, cols):
     assert "(xfull) Exchange" in r.stdout and "DST full" in r.stdout
     line = next(ln for ln in r.stdout.splitlines() if ln.startswith("| cpu | 2M |"))
     assert "| 1.000 (1.000–1.000) | 0.500 (0.500–0.500) | 2.00× |" in line, line
-    assert "| cpu | x2mf | 2 | 1400 | 60 | 0 | 0 | 4 |" in r.stdout
-    assert "| cpu | xf | 2 | 1400 | 0 | 0 | 0 | 0 |" in r.stdout
+    assert "| cpu | x2mf | 2 | 700–700 | 60 | 0 | 0 | 4 |" in r.stdout
+    assert "| cpu | xf | 2 | 700–701 | 0 | 0 | 0 | 0 |" in r.stdout

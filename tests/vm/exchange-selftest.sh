@@ -38,7 +38,7 @@
 set -u
 bin=${MEMACCEL_KSELFTEST:-$TOP/build/kselftest}/mm/exchange_pages
 FAIL_SWAP=/sys/kernel/debug/fail_migrate_offload_swap
-ktap_plan 38
+ktap_plan 39
 [ -x "$bin" ] || ktap_bail_out "$bin not built (make selftests)"
 restore "$MO/engine" "$MO/reasons" "$MO/batch_min"
 ONE=(-r xchg.thp_2m_pmd.integrity)
@@ -67,7 +67,7 @@ selftest() {
 	local name=$1 out rc
 	out=$("$bin" "${@:2}" 2>&1)
 	rc=$?
-	SELFTEST_RC=$rc
+	SELFTEST_RC=$rc SELFTEST_OUT=$out
 	# The harness prints TAP 13 at the top level: nest it one level down.
 	printf '%s\n' "$out" | sed -e '/^TAP version/d' -e 's/^/    /'
 	if [ $rc = 4 ]; then
@@ -101,6 +101,21 @@ swapped_by() {
 
 echo cpu >"$MO/engine"
 selftest "cpu swap"
+# The cases that need the machine's help must have run, not skipped,
+# where it has what they need: swap (run.sh sets up zram) and cpuset.
+need=()
+[ "$(wc -l </proc/swaps)" -gt 1 ] && need+=(xerr.swapcache)
+grep -qw cpuset /sys/fs/cgroup/cgroup.controllers 2>/dev/null && need+=(global.cpuset)
+if [ ${#need[@]} = 0 ]; then
+	ktap_skip "the swap-cache and cpuset cases ran" "no swap and no cpuset controller"
+else
+	rc=0
+	for t in "${need[@]}"; do
+		grep -Eq "^ok [0-9]+ $t\$" <<<"$SELFTEST_OUT" ||
+			{ echo "$t did not pass (skipped or failed)" | ktap_diag; rc=1; }
+	done
+	ktap_result "the ${need[*]} cases ran and passed" $rc
+fi
 
 counters="mo:swap_batches mo:swap_pairs mo:swap_fallbacks mo:small vmstat:pgexchange_success"
 if mtcopy_any; then
@@ -229,8 +244,15 @@ if [ -e "$DCBM/staging" ] && mo_select dcbm-1s; then
 	done
 	echo 5000 >"$DCBM/timeout_ms"
 
-	# Two channels, completions reversed within windows of 16
-	if mo_select dcbm-2s && echo 16 >"$SWDMA/reorder"; then
+	# Two channels, completions reversed within windows of 16: a staging
+	# swap waits for each copy before the next, so a channel never has
+	# two in flight, swdma has nothing to reorder, and must complete a
+	# lone descriptor rather than hold it for a window that never fills
+	why=
+	mo_select dcbm-2s || why="dcbm on 2 swdma channels cannot be selected"
+	[ -z "$why" ] && [ "$(cat "$DCBM/channels")" != 2 ] && why="dcbm has $(cat "$DCBM/channels") channels, not 2"
+	[ -z "$why" ] && { echo 16 >"$SWDMA/reorder" || why="swdma reorder cannot be set"; }
+	if [ -z "$why" ]; then
 		# shellcheck disable=SC2086 # a list of counter names
 		snap $DCBM_SWAP
 		selftest "dcbm staging on 2 channels, swdma reorder 16" "${ONE[@]}"
@@ -240,8 +262,8 @@ if [ -e "$DCBM/staging" ] && mo_select dcbm-1s; then
 			dcbm:swap_finished=0 dcbm:swap_lost=0 swdma:failed=0 \
 			swdma:reordered=0
 	else
-		ktap_skip "exchange_pages selftest, dcbm staging on 2 channels, swdma reorder 16" "no second swdma channel"
-		ktap_skip "dcbm staging, reorder 16: swapped, nothing reordered" "no second swdma channel"
+		ktap_skip "exchange_pages selftest, dcbm staging on 2 channels, swdma reorder 16" "$why"
+		ktap_skip "dcbm staging, reorder 16: swapped, nothing reordered" "$why"
 	fi
 	echo 1 >"$DCBM/channels"
 	echo all >"$MO/reasons"
@@ -250,8 +272,8 @@ else
 	ktap_skip "dcbm swapped the pairs it was given" "no dcbm staging"
 	ktap_skip "dcbm swapped by DMA alone, 3 copies per pair" "no dcbm staging"
 	for ((i = 0; i < ${#faults[@]}; i += 3)); do
-		what="swdma ${faults[i]} at copy ${faults[i + 1]}: ${faults[i + 2]}"
-		ktap_skip "exchange_pages selftest, dcbm staging, $what" "no dcbm staging"
+		what="${faults[i]} at copy ${faults[i + 1]}: ${faults[i + 2]}"
+		ktap_skip "exchange_pages selftest, dcbm staging, swdma $what" "no dcbm staging"
 		ktap_skip "dcbm staging, $what" "no dcbm staging"
 	done
 	ktap_skip "exchange_pages selftest, dcbm staging on 2 channels, swdma reorder 16" "no dcbm staging"

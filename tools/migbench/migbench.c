@@ -80,7 +80,7 @@ static struct {
 	int src, dst;
 	int threads;
 	bool do_a, do_b, do_limit, do_first, do_w, do_x, do_xfull;
-	int cpu;		/* --cpu: pinned to it; -1 none */
+	int cpu;		/* --cpu: x and xfull call from it; -1 any */
 	long fill_guard;	/* --fill-guard in pages; -1: computed */
 	const char *label;
 	const char *csv_path;
@@ -456,11 +456,14 @@ static double measure_copy(int threads, unsigned long len)
  * allocations (its lowmem protection). An allocation on DST takes the fast
  * path, with no kswapd wake-up, while its zone stays above low. @guard is
  * the room a full DST is left with: the per-CPU page list high mark of
- * the calling CPU (a list refill takes up to that from the free lists)
- * plus every CPU's vmstat threshold (the error of the free count), so
- * that the promotion of the two migrations, which refills that list from
- * the frames the demotion freed, does not wake kswapd. @blocks: DST's
- * free 2 MB blocks, from /proc/buddyinfo.
+ * the calling CPU (a list refill takes up to that from the free lists),
+ * plus the two 2 MB blocks a refill of the THP list takes, plus every
+ * CPU's vmstat threshold (the error of the free count), so that the
+ * promotion of the two migrations, which refills those lists from the
+ * frames the demotion freed, does not wake kswapd. The high mark must
+ * hold still: with auto-tuned lists (vm.percpu_pagelist_high_fraction=0)
+ * it moves with every refill and flush, and the fill may not converge.
+ * @blocks: DST's free 2 MB blocks, from /proc/buddyinfo.
  */
 struct dst_state {
 	long room, guard, batch;
@@ -469,12 +472,32 @@ struct dst_state {
 
 #define ZONES_MAX	8
 
+/* A number from /proc/sys/@path; -1 if it cannot be read */
+static long sysctl_read(const char *path)
+{
+	char file[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/proc/sys/%s", path);
+	f = fopen(file, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
 static void dst_read(struct dst_state *d)
 {
-	char line[512], zone[32], zones[ZONES_MAX][32] = { { 0 } };
-	long v, free = 0, low = 0, prot[ZONES_MAX] = { 0 }, pcp_high = 0;
-	long pcp_max = 0, thresh = 0;
-	int node, nz = 0, movable = -1, cpu = -1, i, n;
+	struct {
+		char name[32];
+		long free, low, prot[ZONES_MAX], pcp_high, pcp_max, thresh;
+	} z[ZONES_MAX];
+	char line[512], name[32];
+	long v;
+	int node, nz = 0, movable = ZONES_MAX - 1, cpu = -1, i, n;
 	bool mine = false;
 	FILE *f;
 
@@ -484,40 +507,30 @@ static void dst_read(struct dst_state *d)
 		fclose(f);
 	}
 	memset(d, 0, sizeof(*d));
+	memset(z, 0, sizeof(z));
 	f = fopen("/proc/zoneinfo", "r");
 	if (!f)
 		fatal(EXIT_SYS, "/proc/zoneinfo: %s", strerror(errno));
-	/* A zone's figures are added when the next zone or the end is read */
-	for (;;) {
-		bool eof = !fgets(line, sizeof(line), f);
-
-		if (eof || sscanf(line, "Node %d, zone %31s", &node, zone) == 2) {
-			if (mine) {
-				v = free - low - (movable >= 0 ? prot[movable] : 0);
-				d->room += v > 0 ? v : 0;
-				d->guard += pcp_high ?: pcp_max;
-				d->guard += thresh * sysconf(_SC_NPROCESSORS_ONLN);
-			}
-			if (eof)
-				break;
-			mine = node == opt.dst;
-			if (mine && nz < ZONES_MAX)
-				snprintf(zones[nz++], sizeof(zones[0]), "%s", zone);
-			free = low = pcp_high = pcp_max = thresh = 0;
+	/* DST's zones, in index order; z[nz - 1] is the one being read */
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %31s", &node, name) == 2) {
+			mine = node == opt.dst && nz < ZONES_MAX;
+			if (mine)
+				snprintf(z[nz++].name, sizeof(z[0].name), "%s", name);
 			cpu = -1;
 			continue;
 		}
 		if (!mine)
 			continue;
 		if (sscanf(line, " pages free %ld", &v) == 1) {
-			free = v;
+			z[nz - 1].free = v;
 		} else if (sscanf(line, " low %ld", &v) == 1) {
-			low = v;
+			z[nz - 1].low = v;
 		} else if (!strncmp(line + strspn(line, " "), "protection: (", 13)) {
 			char *p = strchr(line, '(') + 1, *end;
 
 			for (n = 0; n < ZONES_MAX; n++, p = end + 1) {
-				prot[n] = strtol(p, &end, 10);
+				z[nz - 1].prot[n] = strtol(p, &end, 10);
 				if (end == p || *end != ',')
 					break;
 			}
@@ -525,22 +538,31 @@ static void dst_read(struct dst_state *d)
 			continue;
 		} else if (sscanf(line, " high: %ld", &v) == 1) {
 			if (cpu == opt.cpu)
-				pcp_high = v;
-			if (v > pcp_max)
-				pcp_max = v;
+				z[nz - 1].pcp_high = v;
+			if (v > z[nz - 1].pcp_max)
+				z[nz - 1].pcp_max = v;
 		} else if (sscanf(line, " batch: %ld", &v) == 1) {
 			if (v > d->batch)
 				d->batch = v;
 		} else if (sscanf(line, " vm stats threshold: %ld", &v) == 1) {
-			if (v > thresh)
-				thresh = v;
+			if (v > z[nz - 1].thresh)
+				z[nz - 1].thresh = v;
 		}
-		/* Zones are listed in index order: find ZONE_MOVABLE's */
-		for (i = 0; movable < 0 && i < nz; i++)
-			if (!strcmp(zones[i], "Movable"))
-				movable = i;
 	}
 	fclose(f);
+	/* A movable allocation must leave each zone its ZONE_MOVABLE reserve */
+	for (i = 0; i < nz; i++)
+		if (!strcmp(z[i].name, "Movable"))
+			movable = i;
+	for (i = 0; i < nz; i++) {
+		v = z[i].free - z[i].low - z[i].prot[movable];
+		d->room += v > 0 ? v : 0;
+		if (!z[i].pcp_max)	/* an empty zone lists no pagesets */
+			continue;
+		d->guard += z[i].pcp_high ?: z[i].pcp_max;
+		d->guard += 2 * (PMD_SZ / PAGE_SZ);
+		d->guard += z[i].thresh * sysconf(_SC_NPROCESSORS_ONLN);
+	}
 	if (opt.fill_guard >= 0)
 		d->guard = opt.fill_guard;
 
@@ -551,7 +573,7 @@ static void dst_read(struct dst_state *d)
 		unsigned long cnt[16];
 		int off;
 
-		if (sscanf(line, "Node %d, zone %31s%n", &node, zone, &off) != 2 ||
+		if (sscanf(line, "Node %d, zone %31s%n", &node, name, &off) != 2 ||
 		    node != opt.dst)
 			continue;
 		for (n = 0; n < 16 && sscanf(line + off, "%lu%n", &cnt[n], &i) == 1; n++)
@@ -565,7 +587,7 @@ static void dst_read(struct dst_state *d)
 
 /*
  * The filler: mlocked 4 KB pages bound to DST, in mappings that grow and
- * shrink at their end, kept across the measurements of table xfull.
+ * shrink at their end, rebuilt for each measurement of table xfull.
  */
 static struct {
 	char *chunk[4096];
@@ -629,8 +651,10 @@ static void fill_dst(struct dst_state *d)
 		else
 			return;
 	}
-	fatal(EXIT_SYS, "node %d: room %ld pages, cannot bring it to %ld (+%ld)",
-	      opt.dst, d->room, d->guard, tol);
+	fatal(EXIT_SYS, "node %d: room %ld pages, cannot bring it to %ld (+%ld)%s",
+	      opt.dst, d->room, d->guard, tol,
+	      sysctl_read("vm/percpu_pagelist_high_fraction") ? "" :
+	      "; per-CPU list auto-tuning moves the guard: set vm.percpu_pagelist_high_fraction (bench/engines.sh does)");
 }
 
 /* ---- output: one line and one CSV row per repetition ---- */
@@ -816,6 +840,30 @@ static void table_w(void)
 
 #ifndef MPOL_MF_EXCHANGE
 #define MPOL_MF_EXCHANGE	(1 << 8)	/* memaccel: move_pages(2) pairs */
+
+/*
+ * --cpu: tables x and xfull make their calls from that CPU only, and give
+ * the calling thread its old affinity back when they end (the threads of
+ * the other tables must not share one CPU).
+ */
+static void pin_calls(bool on)
+{
+	static cpu_set_t saved;
+	cpu_set_t set;
+
+	if (opt.cpu < 0)
+		return;
+	if (on) {
+		if (sched_getaffinity(0, sizeof(saved), &saved))
+			fatal(EXIT_SYS, "sched_getaffinity: %s", strerror(errno));
+		CPU_ZERO(&set);
+		CPU_SET(opt.cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			fatal(EXIT_USAGE, "--cpu %d: %s", opt.cpu, strerror(errno));
+	} else if (sched_setaffinity(0, sizeof(saved), &saved)) {
+		fatal(EXIT_SYS, "sched_setaffinity: %s", strerror(errno));
+	}
+}
 #endif
 
 /*
@@ -824,7 +872,8 @@ static void table_w(void)
  * MPOL_MF_EXCHANGE (pairs A_i, B_i) or, with @two_moves, by moving every
  * B to SRC and then every A to DST (what tiering does when DST, the fast
  * node, is full: demote first, then promote). With @dst, DST is filled
- * (fill_dst()) once both sides are in place, and @dst is its state just
+ * (fill_dst()) once both sides are in place, from an empty filler each
+ * time, and @dst is its state just
  * before the timed call. Returns seconds; *@cpu the calling thread's CPU
  * time. Both ends are checked: nodes, folio sizes, data.
  */
@@ -844,6 +893,12 @@ static double measure_exchange(unsigned long fsize, unsigned long nr,
 
 	if (!pages || !nodes || !status)
 		fatal(EXIT_SYS, "out of memory");
+	/*
+	 * A filler kept from the last call would leave DST only the 4 KB
+	 * holes that call's folios left: B could not get its folio size.
+	 */
+	if (dst)
+		filler_release();
 	mthp_select(fsize);
 	a = alloc_on(len, opt.src, fsize);
 	b = alloc_on(len, opt.dst, fsize);
@@ -914,6 +969,7 @@ static void table_x(void)
 		       strerror(errno));
 		return;
 	}
+	pin_calls(true);
 	for (s = 0; s < opt.nr_sizes; s++) {
 		unsigned long fsize = opt.sizes[s], nr = opt.total / fsize;
 
@@ -930,6 +986,7 @@ static void table_x(void)
 			}
 		}
 	}
+	pin_calls(false);
 }
 
 /*
@@ -949,6 +1006,7 @@ static void table_xfull(void)
 		       strerror(errno));
 		return;
 	}
+	pin_calls(true);
 	dst_read(&d);
 	printf("xfull: node %d has %ld pages above its low watermarks and %lu free 2M blocks; a full node keeps %ld (the guard)\n",
 	       opt.dst, d.room, d.blocks, d.guard);
@@ -970,6 +1028,7 @@ static void table_xfull(void)
 		}
 	}
 	filler_release();
+	pin_calls(false);
 }
 
 #define BATCH_MAX_PATH "/sys/kernel/mm/migrate_offload/batch_max"
@@ -1069,7 +1128,7 @@ static void usage(FILE *f)
 		"  --tables LIST    any of a,b,limit,first,w,x,xfull [a,b,limit,first]; x:\n"
 		"                   exchange (MPOL_MF_EXCHANGE) against two migrations, per\n"
 		"                   --sizes; xfull: the same with --dst full\n"
-		"  --cpu N          run on CPU N only [any]\n"
+		"  --cpu N          tables x, xfull: make the calls from CPU N only [any]\n"
 		"  --fill-guard N   xfull: pages a full --dst keeps above its low watermark\n"
 		"                   [that CPU's per-CPU list high mark + CPUs x vmstat threshold]\n"
 		"  --label NAME     row label in the CSV [this kernel's release]\n"
@@ -1112,6 +1171,19 @@ static void parse_tables(const char *s)
 	if (!opt.do_a && !opt.do_b && !opt.do_limit && !opt.do_first && !opt.do_w &&
 	    !opt.do_x && !opt.do_xfull)
 		fatal(EXIT_USAGE, "--tables: nothing selected in '%s'", s);
+}
+
+/* An integer option's value: all of @v, or a usage error */
+static long parse_num(const char *name, const char *v)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || end == v || *end || n < INT_MIN || n > INT_MAX)
+		fatal(EXIT_USAGE, "%s: '%s' is not a number", name, v);
+	return n;
 }
 
 int main(int argc, char **argv)
@@ -1167,15 +1239,15 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--total")) {
 			opt.total = parse_size(v);
 		} else if (!strcmp(a, "--reps")) {
-			opt.reps = atoi(v);
+			opt.reps = parse_num(a, v);
 		} else if (!strcmp(a, "--first-rep")) {
-			opt.first_rep = atoi(v);
+			opt.first_rep = parse_num(a, v);
 		} else if (!strcmp(a, "--src")) {
-			opt.src = atoi(v);
+			opt.src = parse_num(a, v);
 		} else if (!strcmp(a, "--dst")) {
-			opt.dst = atoi(v);
+			opt.dst = parse_num(a, v);
 		} else if (!strcmp(a, "--threads")) {
-			opt.threads = atoi(v);
+			opt.threads = parse_num(a, v);
 		} else if (!strcmp(a, "--label")) {
 			opt.label = v;
 		} else if (!strcmp(a, "--csv")) {
@@ -1183,11 +1255,11 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--tables")) {
 			parse_tables(v);
 		} else if (!strcmp(a, "--cpu")) {
-			opt.cpu = atoi(v);
+			opt.cpu = parse_num(a, v);
 			if (opt.cpu < 0)
 				fatal(EXIT_USAGE, "--cpu must be a CPU number");
 		} else if (!strcmp(a, "--fill-guard")) {
-			opt.fill_guard = atol(v);
+			opt.fill_guard = parse_num(a, v);
 			if (opt.fill_guard < 0)
 				fatal(EXIT_USAGE, "--fill-guard must be >= 0 pages");
 		} else {
@@ -1221,14 +1293,9 @@ int main(int argc, char **argv)
 		if (fresh)
 			fprintf(csv, CSV_HEADER "\n");
 	}
-	if (opt.cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(opt.cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			fatal(EXIT_USAGE, "--cpu %d: %s", opt.cpu, strerror(errno));
-	}
+	/* Check --cpu now; tables x and xfull pin themselves (pin_calls()) */
+	pin_calls(true);
+	pin_calls(false);
 	mthp_save();
 	if (opt.hold_placement)
 		hold_placement();

@@ -18,8 +18,9 @@
  * size interleaved in the call), so that every folio changes node at every
  * exchange. A pair not exchanged because it stayed busy (-EBUSY) is left
  * where it was and counted; with --strict-moves, or any other errno, it is
- * a failed check. With --strict-moves every folio must also be on its
- * node after each call. With
+ * a failed check, and so is a run in which no pair was exchanged. Every
+ * folio must be on the node its pair's results say, after each call with
+ * --strict-moves, and always after the last one. With
  * --settle MS every page gets new contents after the last move and the
  * check comes MS milliseconds later, so that a late write of old data (a
  * DMA engine completing after its timeout) into a page in use is caught.
@@ -420,6 +421,14 @@ static int run_moves(void)
 		fatal(EXIT_CHECK, "%lu large folios split during the first move (pgmigrate_fail +%lu): with memory to spare none should (--allow-splits where the target may lack free blocks)",
 		      first_move_splits, moved_counters.pgmigrate_fail);
 	if (opt.exchange) {
+		/* Where each exchange left each pair, now that nothing moves */
+		for (p = 0; p < nr_pairs; p++) {
+			check_node(pair_addr[2 * p], PAGE_SZ, pair_node[p]);
+			check_node(pair_addr[2 * p + 1], PAGE_SZ,
+				   pair_node[p] == opt.src ? opt.dst : opt.src);
+		}
+		if (missed == (unsigned long)opt.moves * nr_pairs)
+			fatal(EXIT_CHECK, "no pair was exchanged in %d calls", opt.moves);
 		printf("migcheck: ok: %lu pairs of folios, %lu pages in %d segment(s), %d exchanges, %d writers, %d readers (%lu reader checks), %lu pair exchanges not done\n",
 		       nr_pairs, nr_pages, nr_segs, opt.moves, opt.writers,
 		       opt.readers, atomic_load(&reader_checks), missed);

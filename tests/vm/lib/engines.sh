@@ -193,10 +193,12 @@ hogs_stop() {
 # storm_stop, every second run exchanging pairs of folios across the nodes
 # (--exchange) instead of moving them, where the kernel exchanges; the
 # output of every failed run goes to /tmp/NAME.fail. STORM_RUNS and
-# STORM_XRUNS count the runs and the exchange runs.
+# STORM_XRUNS count the runs and the exchange runs, STORM_XPAGES the pages
+# exchanged meanwhile (vmstat pgexchange_success; 0 without exchange).
 storm_start() {
 	STORM_NAME=$1
 	rm -f "/tmp/$1.stop" "/tmp/$1.fail" "/tmp/$1.runs"
+	[ -d /sys/kernel/mm/exchange ] && snap vmstat:pgexchange_success
 	(
 		n=0 x=0 mode=()
 		while [ ! -e "/tmp/$1.stop" ]; do
@@ -221,6 +223,8 @@ storm_stop() {
 	touch "/tmp/$STORM_NAME.stop"
 	wait "$STORM_PID"
 	read -r STORM_RUNS STORM_XRUNS <"/tmp/$STORM_NAME.runs"
+	STORM_XPAGES=0
+	[ -d /sys/kernel/mm/exchange ] && STORM_XPAGES=$(since vmstat:pgexchange_success)
 	ktap_check "storm: every migcheck run found its data intact" test ! -s "/tmp/$STORM_NAME.fail"
 	[ -s "/tmp/$STORM_NAME.fail" ] && head -5 "/tmp/$STORM_NAME.fail" | ktap_diag
 	return 0
