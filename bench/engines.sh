@@ -19,7 +19,8 @@
 # run, and the phases of every exchange batch (lock and unmap, TLB flush,
 # freeze, data swap, identity swap and remap) are summed per round, engine
 # and folio size into CSV.xphases (both tables together if both run); the
-# end prints them per pair. With table xfull (DST kept full by migbench),
+# end prints them per pair (sums printed with %.0f: mawk's %d stops at
+# 2^31 - 1, 2.1 s of nanoseconds). With table xfull (DST kept full by migbench),
 # watermark boosting and proactive compaction are off for the run, so
 # that neither moves DST's low watermark or its free memory between the
 # fill and the timed call, and every per-CPU page list is held at its
@@ -83,24 +84,9 @@ esac
 # call per folio size (pages / 2 / pairs exchanged), then empty the buffer.
 xphases_add() {
 	[ -n "$xphases" ] || return 0
-	awk -v eng="$1" -v rep="$2" -v page="$(getconf PAGESIZE)" '
-	/mm_exchange_batch:/ {
-		for (i = 1; i <= NF; i++) {
-			n = split($i, kv, "=")
-			if (n == 2) v[kv[1]] = kv[2]
-		}
-		if (v["exchanged"] == 0) next
-		fs = v["pages"] / 2 / v["exchanged"] * page
-		b[fs]++; p[fs] += v["exchanged"]
-		u[fs] += v["unmap_ns"]; f[fs] += v["flush_ns"]
-		z[fs] += v["freeze_ns"]; s[fs] += v["swap_ns"]
-		r[fs] += v["remap_ns"]
-	}
-	END {
-		for (fs in b)
-			printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%d\n", eng, rep, fs,
-			       b[fs], p[fs], u[fs], f[fs], z[fs], s[fs], r[fs]
-	}' "$TRACEFS/trace" | sort -t, -k3,3n >>"$xphases"
+	awk -v eng="$1" -v rep="$2" -v page="$(getconf PAGESIZE)" \
+		-f "$(dirname "$0")/xphases.awk" "$TRACEFS/trace" |
+		sort -t, -k3,3n >>"$xphases"
 	: >"$TRACEFS/trace"
 }
 for rep in $(seq 1 "$reps"); do

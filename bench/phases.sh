@@ -62,7 +62,7 @@ for rep in $(seq 1 "$reps"); do
 				n++
 			}
 			END {
-				printf "%s,%s,%s,%s,%d,%d,%d,%d,%d,%d,%s,%s\n", rep, size, e, s, n,
+				printf "%s,%s,%s,%s,%d,%d,%.0f,%.0f,%.0f,%.0f,%s,%s\n", rep, size, e, s, n,
 					v["folios"], v["unmap_ns"], v["flush_ns"], v["copy_ns"],
 					v["move_ns"], ls, lb
 			}' >>"$csv"

@@ -73,3 +73,20 @@ def test_engines_sh_starts_afresh_and_interleaves(tmp_path, placement):
         assert events.read_text().split() == ["hold", "released"]
     else:
         assert not events.exists()
+
+
+@pytest.mark.parametrize("awk", [a for a in ("mawk", "gawk", "awk") if shutil.which(a)])
+def test_xphases_sums_past_two_seconds(tmp_path, awk):
+    """bench/xphases.awk sums mm_exchange_batch phases per folio size; a
+    round of a slow engine spends more than 2^31 ns swapping, where mawk's
+    %d would print 2147483647 (the dcbm staging figures of s11 and of the
+    first full-node boot were clamped so)."""
+    line = ("migbench-1 [000] ..... 1.0: mm_exchange_batch: reason=syscall_or_cpuset "
+            "pairs=64 exchanged=64 pages=128 unmap_ns=1000 flush_ns=10 freeze_ns=20 "
+            "swap_ns=1500000000 remap_ns=300\n")
+    trace = tmp_path / "trace"
+    trace.write_text("# tracer: nop\n" + line * 3 + line.replace("exchanged=64", "exchanged=0"))
+    r = subprocess.run([awk, "-v", "eng=dcbm-1-staging", "-v", "rep=2", "-v", "page=4096",
+                        "-f", os.path.join(TOP, "bench", "xphases.awk"), str(trace)],
+                       capture_output=True, text=True, check=True)
+    assert r.stdout == "dcbm-1-staging,2,4096,3,192,3000,30,60,4500000000,900\n", r.stdout
