@@ -187,23 +187,31 @@ def exchange_section(out, rows, tx="x", t2m="x2m", what=""):
     def size(r):
         return r["folio_size_B"]
 
+    def pairs_per_s(r):
+        return r["folios"] / r["wall_s"]
+
     labels, x = group(rows, tx, size, gbps)
     _, x2 = group(rows, t2m, size, gbps)
+    _, xp = group(rows, tx, size, pairs_per_s)
+    _, x2p = group(rows, t2m, size, pairs_per_s)
     _, xc = group(rows, tx, size, cpu_per_gb)
     _, x2c = group(rows, t2m, size, cpu_per_gb)
     if not labels:
         return
     out.append(f"#### ({'x' if tx == 'x' else 'xfull'}) Exchange (MPOL_MF_EXCHANGE) against two migrations "
                f"(the DST-side folios to SRC, then the SRC-side ones to DST){what}: "
-               "GB/s of data placed (both sides), and the calling thread's CPU s/GB\n")
+               "GB/s of data placed (both sides), pairs of folios traded per second, "
+               "and the calling thread's CPU s/GB\n")
     out.append("| label | folio | exchange GB/s | two migrations GB/s | exchange / two migrations "
+               "| exchange pairs/s | two migrations pairs/s "
                "| exchange CPU s/GB | two migrations CPU s/GB |")
-    out.append("|---|---|---|---|---|---|---|")
+    out.append("|---|---|---|---|---|---|---|---|---|")
     for lab in labels:
         for k in sorted(x[lab]):
             a, b = x[lab][k], x2[lab].get(k, [])
             ratio = f"{summary(a)[0] / summary(b)[0]:.2f}×" if a and b else "–"
             out.append(f"| {lab} | {size_name(k)} | {fmt(a)} | {fmt(b)} | {ratio} "
+                       f"| {fmt(xp[lab][k], 0)} | {fmt(x2p[lab].get(k, []), 0)} "
                        f"| {fmt(xc[lab][k])} | {fmt(x2c[lab].get(k, []))} |")
     out.append("")
 

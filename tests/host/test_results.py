@@ -245,5 +245,7 @@ def test_full_node_table_and_its_counters(tmp_path, cols):
     assert "(xfull) Exchange" in r.stdout and "DST full" in r.stdout
     line = next(ln for ln in r.stdout.splitlines() if ln.startswith("| cpu | 2M |"))
     assert "| 1.000 (1.000–1.000) | 0.500 (0.500–0.500) | 2.00× |" in line, line
+    # pairs/s: 64 pairs of 2 MB, 128 MiB a side, at 1.0 and 0.5 GB/s
+    assert "| 2.00× | 477 (477–477) | 238 (238–238) |" in line, line
     assert "| cpu | x2mf | 2 | 700–700 | 60 | 0 | 0 | 4 |" in r.stdout
     assert "| cpu | xf | 2 | 700–701 | 0 | 0 | 0 | 0 |" in r.stdout
