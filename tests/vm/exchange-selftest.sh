@@ -61,6 +61,20 @@ mtcopy_any() {
 		echo 1 >"$MO/batch_min"
 }
 
+# stuck_stacks: the kernel stack of every task in D state and of every
+# exchange_pages process still there (a test the harness timed out
+# leaves its children running), to show where a timed-out test waited.
+stuck_stacks() {
+	local d st
+	for d in /proc/[0-9]*; do
+		st=$(awk '{print $3}' "$d/stat" 2>/dev/null) || continue
+		if [ "$st" = D ] || grep -qs exchange_pages "$d/comm"; then
+			echo "pid ${d#/proc/} ($(cat "$d/comm" 2>/dev/null)) state $st:"
+			cat "$d/stack" 2>/dev/null
+		fi
+	done
+}
+
 # selftest NAME [ARGS...]: one run of the selftest (ARGS: which tests);
 # SELFTEST_RC is its exit code (4: every test skipped).
 selftest() {
@@ -70,6 +84,9 @@ selftest() {
 	SELFTEST_RC=$rc SELFTEST_OUT=$out
 	# The harness prints TAP 13 at the top level: nest it one level down.
 	printf '%s\n' "$out" | sed -e '/^TAP version/d' -e 's/^/    /'
+	if grep -q 'terminated by timeout' <<<"$out"; then
+		stuck_stacks | ktap_diag
+	fi
 	if [ $rc = 4 ]; then
 		ktap_skip "exchange_pages selftest, $name" "every test skipped"
 	else
