@@ -840,6 +840,7 @@ static void table_w(void)
 
 #ifndef MPOL_MF_EXCHANGE
 #define MPOL_MF_EXCHANGE	(1 << 8)	/* memaccel: move_pages(2) pairs */
+#endif
 
 /*
  * --cpu: tables x and xfull make their calls from that CPU only, and give
@@ -864,7 +865,6 @@ static void pin_calls(bool on)
 		fatal(EXIT_SYS, "sched_setaffinity: %s", strerror(errno));
 	}
 }
-#endif
 
 /*
  * Exchange against two migrations: @nr folios A of @fsize on SRC and @nr
