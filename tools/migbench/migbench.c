@@ -16,7 +16,7 @@
  *      the calling thread's CPU time;
  *  (xfull) the same with DST full: before each timed call, mlocked filler
  *      leaves DST with only a small guard of free memory above its low
- *      watermark, so the two migrations promote into the frames the
+ *      watermark, so the two migrations promote into the memory the
  *      demotion freed, while the exchange needs no free memory at all;
  * plus the in-guest copy limit: memcpy bandwidth SRC->DST with one thread
  * and with N threads, measured the same way, so each table can be read
@@ -873,9 +873,9 @@ static void pin_calls(bool on)
  * B to SRC and then every A to DST (what tiering does when DST, the fast
  * node, is full: demote first, then promote). With @dst, DST is filled
  * (fill_dst()) once both sides are in place, from an empty filler each
- * time, and @dst is its state just
- * before the timed call. Returns seconds; *@cpu the calling thread's CPU
- * time. Both ends are checked: nodes, folio sizes, data.
+ * time, and @dst is its state just before the timed call. Returns
+ * seconds; *@cpu the calling thread's CPU time. Both ends are checked:
+ * nodes, folio sizes, data.
  */
 static double measure_exchange(unsigned long fsize, unsigned long nr,
 			       int rep, bool two_moves, double *cpu,
@@ -956,74 +956,47 @@ static double measure_exchange(unsigned long fsize, unsigned long nr,
 /*
  * Table x: per folio size, --total of folios on each node traded by
  * exchange ("x") and by two migrations ("x2m"), interleaved repetition by
- * repetition. The moved bytes are both sides'.
+ * repetition; the moved bytes are both sides'. With @full, table xfull:
+ * the same with DST full before each call ("xf", "x2mf"), the two
+ * alternating which goes first from one repetition to the next. Pinned
+ * with --cpu, every call frees and allocates through that CPU's per-CPU
+ * lists, as the guard of a full DST assumes.
  */
-static void table_x(void)
-{
-	struct mm_counters mc;
-	int s, r, k;
-
-	/* An even count with no pages: 0 here, EINVAL without the flag */
-	if (move_pages(0, 0, NULL, NULL, NULL, MPOL_MF_MOVE | MPOL_MF_EXCHANGE)) {
-		printf("exchange table: skipped (move_pages(2) MPOL_MF_EXCHANGE: %s; not a memaccel kernel)\n",
-		       strerror(errno));
-		return;
-	}
-	pin_calls(true);
-	for (s = 0; s < opt.nr_sizes; s++) {
-		unsigned long fsize = opt.sizes[s], nr = opt.total / fsize;
-
-		for (r = 0; r < opt.reps; r++) {
-			for (k = 0; k < 2; k++) {
-				double c, t = measure_exchange(fsize, nr, r, k, &c,
-							       &mc, NULL);
-
-				emit(&(struct row){ .table = k ? "x2m" : "x",
-					.folio_size = fsize, .folios = nr,
-					.bytes = 2 * nr * fsize, .rep = r,
-					.wall = t, .cpu = c, .first = -1,
-					.mc = &mc, .aliased = -1 });
-			}
-		}
-	}
-	pin_calls(false);
-}
-
-/*
- * Table xfull: table x with DST full ("xf": exchange, "x2mf": two
- * migrations), the two alternating which goes first from one repetition
- * to the next. Pinned with --cpu, every call frees and allocates through
- * that CPU's per-CPU lists, as the guard assumes.
- */
-static void table_xfull(void)
+static void table_exchange(bool full)
 {
 	struct mm_counters mc;
 	struct dst_state d;
 	int s, r, i;
 
+	/* An even count with no pages: 0 here, EINVAL without the flag */
 	if (move_pages(0, 0, NULL, NULL, NULL, MPOL_MF_MOVE | MPOL_MF_EXCHANGE)) {
-		printf("full-node exchange table: skipped (move_pages(2) MPOL_MF_EXCHANGE: %s; not a memaccel kernel)\n",
-		       strerror(errno));
+		printf("table %s: skipped (move_pages(2) MPOL_MF_EXCHANGE: %s; not a memaccel kernel)\n",
+		       full ? "xfull" : "x", strerror(errno));
 		return;
 	}
 	pin_calls(true);
-	dst_read(&d);
-	printf("xfull: node %d has %ld pages above its low watermarks and %lu free 2M blocks; a full node keeps %ld (the guard)\n",
-	       opt.dst, d.room, d.blocks, d.guard);
+	if (full) {
+		dst_read(&d);
+		printf("xfull: node %d has %ld pages above its low watermarks and %lu free 2M blocks; a full node keeps %ld (the guard)\n",
+		       opt.dst, d.room, d.blocks, d.guard);
+	}
 	for (s = 0; s < opt.nr_sizes; s++) {
 		unsigned long fsize = opt.sizes[s], nr = opt.total / fsize;
 
 		for (r = 0; r < opt.reps; r++) {
 			for (i = 0; i < 2; i++) {
-				bool two = i ^ ((opt.first_rep + r) & 1);
-				double c, t = measure_exchange(fsize, nr, r, two,
-							       &c, &mc, &d);
+				bool two = full ? i ^ ((opt.first_rep + r) & 1) : i;
+				double c, t = measure_exchange(fsize, nr, r, two, &c,
+							       &mc, full ? &d : NULL);
 
-				emit(&(struct row){ .table = two ? "x2mf" : "xf",
+				emit(&(struct row){
+					.table = full ? (two ? "x2mf" : "xf") :
+							(two ? "x2m" : "x"),
 					.folio_size = fsize, .folios = nr,
 					.bytes = 2 * nr * fsize, .rep = r,
 					.wall = t, .cpu = c, .first = -1,
-					.mc = &mc, .aliased = -1, .dst = &d });
+					.mc = &mc, .aliased = -1,
+					.dst = full ? &d : NULL });
 			}
 		}
 	}
@@ -1130,7 +1103,8 @@ static void usage(FILE *f)
 		"                   --sizes; xfull: the same with --dst full\n"
 		"  --cpu N          tables x, xfull: make the calls from CPU N only [any]\n"
 		"  --fill-guard N   xfull: pages a full --dst keeps above its low watermark\n"
-		"                   [that CPU's per-CPU list high mark + CPUs x vmstat threshold]\n"
+		"                   [that CPU's per-CPU list high mark + two 2M blocks + CPUs x\n"
+		"                   vmstat threshold, per zone]\n"
 		"  --label NAME     row label in the CSV [this kernel's release]\n"
 		"  --csv FILE       append one row per repetition to FILE (scripts/results.py\n"
 		"                   makes tables and plots of it)\n"
@@ -1319,9 +1293,9 @@ int main(int argc, char **argv)
 	if (opt.do_w)
 		table_w();
 	if (opt.do_x)
-		table_x();
+		table_exchange(false);
 	if (opt.do_xfull)
-		table_xfull();
+		table_exchange(true);
 	printf("migbench: all moves verified (folio sizes, placement, data)\n");
 	return 0;
 }
