@@ -52,7 +52,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../lib/mmtest.h"
@@ -246,6 +245,14 @@ static void build_pairs(void)
 	free(status);
 }
 
+/* Both folios of pair @i on the nodes its results so far say */
+static void check_pair(unsigned long i)
+{
+	check_node(pair_addr[2 * i], PAGE_SZ, pair_node[i]);
+	check_node(pair_addr[2 * i + 1], PAGE_SZ,
+		   pair_node[i] == opt.src ? opt.dst : opt.src);
+}
+
 /* Exchange every pair; returns the pairs not exchanged */
 static unsigned long exchange_all(void)
 {
@@ -257,8 +264,8 @@ static unsigned long exchange_all(void)
 		fatal(EXIT_SYS, "out of memory");
 	for (i = 0; i < 2 * nr_pairs; i++)
 		status[i] = INT_MIN;
-	ret = syscall(__NR_move_pages, 0, 2 * nr_pairs, pair_addr, NULL, status,
-		      MPOL_MF_MOVE | MPOL_MF_EXCHANGE);
+	ret = move_pages(0, 2 * nr_pairs, (void **)pair_addr, NULL, status,
+			 MPOL_MF_MOVE | MPOL_MF_EXCHANGE);
 	if (ret < 0)
 		fatal(EXIT_SYS, "move_pages(MPOL_MF_EXCHANGE): %s%s", strerror(errno),
 		      errno == EINVAL ? " (a kernel without exchange?)" : "");
@@ -277,11 +284,8 @@ static unsigned long exchange_all(void)
 			fatal(EXIT_CHECK, "pair %lu: status %d and %d, nodes %d and %d before",
 			      i, status[2 * i], status[2 * i + 1], a, b);
 		}
-		if (opt.strict) {
-			check_node(pair_addr[2 * i], PAGE_SZ, pair_node[i]);
-			check_node(pair_addr[2 * i + 1], PAGE_SZ,
-				   pair_node[i] == opt.src ? opt.dst : opt.src);
-		}
+		if (opt.strict)
+			check_pair(i);
 	}
 	free(status);
 	return missed;
@@ -422,12 +426,9 @@ static int run_moves(void)
 		      first_move_splits, moved_counters.pgmigrate_fail);
 	if (opt.exchange) {
 		/* Where each exchange left each pair, now that nothing moves */
-		for (p = 0; p < nr_pairs; p++) {
-			check_node(pair_addr[2 * p], PAGE_SZ, pair_node[p]);
-			check_node(pair_addr[2 * p + 1], PAGE_SZ,
-				   pair_node[p] == opt.src ? opt.dst : opt.src);
-		}
-		if (missed == (unsigned long)opt.moves * nr_pairs)
+		for (p = 0; p < nr_pairs; p++)
+			check_pair(p);
+		if (opt.moves && missed == (unsigned long)opt.moves * nr_pairs)
 			fatal(EXIT_CHECK, "no pair was exchanged in %d calls", opt.moves);
 		printf("migcheck: ok: %lu pairs of folios, %lu pages in %d segment(s), %d exchanges, %d writers, %d readers (%lu reader checks), %lu pair exchanges not done\n",
 		       nr_pairs, nr_pages, nr_segs, opt.moves, opt.writers,

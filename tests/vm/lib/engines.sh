@@ -229,3 +229,9 @@ storm_stop() {
 	[ -s "/tmp/$STORM_NAME.fail" ] && head -5 "/tmp/$STORM_NAME.fail" | ktap_diag
 	return 0
 }
+# storm_exchanged: where the kernel exchanges, the storm did (runs with
+# --exchange, and pages exchanged); always true on a kernel without it.
+storm_exchanged() {
+	[ ! -d /sys/kernel/mm/exchange ] ||
+		{ [ "$STORM_XRUNS" -gt 0 ] && [ "$STORM_XPAGES" -gt 0 ]; }
+}
