@@ -180,6 +180,36 @@ def slower_than_cpu(rows):
     return out
 
 
+def paired_section(out, rows):
+    """Per point of tables a and b and per engine: its throughput over the
+    cpu engine's in the same round (rep), the ratio taken round by round,
+    so a host slow spell that hits one round hits both sides of its ratio.
+    Median (min-max) of those ratios, and how many rounds are below 1.0."""
+    lines = []
+    for table, key, name in (("a", lambda r: r["folio_size_B"], size_name),
+                             ("b", lambda r: r["folios"], lambda c: f"{c} x 2M")):
+        per = defaultdict(dict)  # (label, point) -> rep -> GB/s
+        for r in rows:
+            if r["table"] == table and r["rep"] is not None:
+                per[(r["label"], key(r))][r["rep"]] = gbps(r)
+        for (lab, k), reps in per.items():
+            base = per.get((BASE_ENGINE, k))
+            if lab in (BASE_ENGINE, "vanilla") or not base:
+                continue
+            ratios = [reps[i] / base[i] for i in sorted(reps) if i in base]
+            if ratios:
+                below = sum(x < 1 for x in ratios)
+                lines.append(f"| {lab} | {table} | {name(k)} | {fmt(ratios, 2)} "
+                             f"| {below} of {len(ratios)} |")
+    if lines:
+        out.append(f"#### Paired by round: each engine over {BASE_ENGINE} in the same "
+                   "round, median of the per-round ratios (min–max)\n")
+        out.append("| label | table | point | ratio | rounds below 1.0 |")
+        out.append("|---|---|---|---|---|")
+        out += lines
+        out.append("")
+
+
 def exchange_section(out, rows, tx="x", t2m="x2m", what=""):
     """Table x (or xfull) of migbench: per label and folio size, exchange
     (tx) and two migrations (t2m) side by side, with the ratio of their
@@ -361,6 +391,7 @@ def markdown(rows, meta):
     else:
         out.append("No folio was split and no page failed to migrate during any move.\n")
     tlb_alias_section(out, rows)
+    paired_section(out, rows)
     warn = slower_than_cpu(rows)
     if warn:
         out.append(f"#### Points where an engine is below {SLOWER_THAN_CPU}x {BASE_ENGINE}\n")

@@ -189,6 +189,22 @@ def test_engine_below_cpu_gets_a_warning(tmp_path, cols):
     assert "WARNING" not in run([RES, "render", str(csv), "--md", str(md)]).stdout
 
 
+def test_paired_ratios_are_taken_round_by_round(tmp_path, cols):
+    """The paired table divides each engine's round by cpu's same round:
+    a slow spell in round 1 that hits both sides leaves the ratio alone,
+    where the ratio of medians would not see it."""
+    csv = tmp_path / "p.csv"
+    rows = []
+    for rep, (c, m) in enumerate(((0.45, 0.50), (0.09, 0.10), (0.44, 0.40))):
+        rows += [mv("cpu", "b", 2 << 20, 4, c, rep), mv("mtcopy-2T", "b", 2 << 20, 4, m, rep)]
+    rows.append(mv("mtcopy-2T", "b", 2 << 20, 4, 0.5, 3))  # no cpu round 3: not paired
+    write(csv, cols, rows)
+    md = tmp_path / "p.md"
+    run([RES, "render", str(csv), "--md", str(md)])
+    line = [x for x in md.read_text().splitlines() if x.startswith("| mtcopy-2T | b | 4 x 2M |")]
+    assert line == ["| mtcopy-2T | b | 4 x 2M | 1.11 (0.91–1.11) | 1 of 3 |"], md.read_text()
+
+
 def test_tlb_alias_folios_are_summed_per_label_and_table(tmp_path, cols):
     """migbench's tlb_alias_folios column: per label and table, the
     repetitions with any aliasing folio, the aliasing folios, and the folios
