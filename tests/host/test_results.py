@@ -197,12 +197,19 @@ def test_paired_ratios_are_taken_round_by_round(tmp_path, cols):
     rows = []
     for rep, (c, m) in enumerate(((0.45, 0.50), (0.09, 0.10), (0.44, 0.40))):
         rows += [mv("cpu", "b", 2 << 20, 4, c, rep), mv("mtcopy-2T", "b", 2 << 20, 4, m, rep)]
-    rows.append(mv("mtcopy-2T", "b", 2 << 20, 4, 0.5, 3))  # no cpu round 3: not paired
+    # cpu without round 3, mtcopy without round 4: neither is paired, and
+    # pairing by position instead of by round would pair them
+    rows += [mv("mtcopy-2T", "b", 2 << 20, 4, 0.9, 3), mv("cpu", "b", 2 << 20, 4, 0.1, 4)]
+    rows.reverse()
     write(csv, cols, rows)
     md = tmp_path / "p.md"
     run([RES, "render", str(csv), "--md", str(md)])
     line = [x for x in md.read_text().splitlines() if x.startswith("| mtcopy-2T | b | 4 x 2M |")]
     assert line == ["| mtcopy-2T | b | 4 x 2M | 1.11 (0.91–1.11) | 1 of 3 |"], md.read_text()
+    # the same round twice (two runs in one CSV) is not a round: no ratio
+    write(csv, cols, rows + [mv("cpu", "b", 2 << 20, 4, 0.2, 0)])
+    run([RES, "render", str(csv), "--md", str(md)])
+    assert "| mtcopy-2T | b | 4 x 2M | – (a round appears twice) | – |" in md.read_text()
 
 
 def test_tlb_alias_folios_are_summed_per_label_and_table(tmp_path, cols):
