@@ -50,12 +50,12 @@ def test_csv_header_matches_results_reader():
     assert sorted(cols[2:]) == sorted(res.INT_COLS + res.FLOAT_COLS)
 
 
-@pytest.mark.parametrize("tool", ["migbench/migbench.c", "migcheck/migcheck.c"])
+@pytest.mark.parametrize("tool", ["migbench/migbench.c", "migcheck/migcheck.c", "lib/mmtest.c"])
 def test_builds_where_the_headers_have_mpol_mf_exchange(tool):
-    """The tools define MPOL_MF_EXCHANGE only if the system's headers do
-    not; with headers of a kernel that has it (here: -D), nothing else may
-    drop out with the fallback definition (migbench's pin_calls() once
-    sat inside that #ifndef)."""
+    """The tools define MPOL_MF_EXCHANGE (tools/lib/mmtest.h) only if the
+    system's headers do not; with headers of a kernel that has it (here:
+    -D), nothing else may drop out with the fallback definition
+    (migbench's pin_calls() once sat inside that #ifndef)."""
     r = run(["cc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
              "-DMPOL_MF_EXCHANGE=(1 << 8)", os.path.join(TOP, "tools", tool)])
     assert r.returncode == 0, r.stderr

@@ -3,17 +3,20 @@
 #ifndef MEMACCEL_MMTEST_H
 #define MEMACCEL_MMTEST_H
 
+#include <linux/kernel-page-flags.h>
+#include <numaif.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #define PAGE_SZ		4096UL
 #define PMD_SZ		(2UL << 20)
 #define PMD_PAGES	(PMD_SZ / PAGE_SZ)
-#define KPF_COMPOUND_HEAD	15
-#define KPF_COMPOUND_TAIL	16
-#define KPF_THP			22
 #define THP_DIR		"/sys/kernel/mm/transparent_hugepage"
 #define MAX_MTHP	16
+
+#ifndef MPOL_MF_EXCHANGE
+#define MPOL_MF_EXCHANGE	(1 << 8)	/* memaccel: move_pages(2) pairs */
+#endif
 
 enum { EXIT_USAGE = 1, EXIT_CHECK = 2, EXIT_SYS = 3 };
 

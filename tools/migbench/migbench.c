@@ -838,10 +838,6 @@ static void table_w(void)
 	}
 }
 
-#ifndef MPOL_MF_EXCHANGE
-#define MPOL_MF_EXCHANGE	(1 << 8)	/* memaccel: move_pages(2) pairs */
-#endif
-
 /*
  * --cpu: tables x and xfull make their calls from that CPU only, and give
  * the calling thread its old affinity back when they end (the threads of

@@ -154,10 +154,6 @@ static void *reader_fn(void *arg)
 	return NULL;
 }
 
-#ifndef MPOL_MF_EXCHANGE
-#define MPOL_MF_EXCHANGE	(1 << 8)	/* memaccel: move_pages(2) pairs */
-#endif
-
 static void add_seg(unsigned long fsize, unsigned long len)
 {
 	struct seg *s = &segs[nr_segs];
