@@ -155,6 +155,13 @@ SLOWER_THAN_CPU = 0.95
 BASE_ENGINE = "cpu"
 
 
+# The tables whose points engines are held against cpu at: table, the
+# point of a row, and its name
+POINT_TABLES = (("a", lambda r: r["folio_size_B"], size_name),
+                ("b", lambda r: r["folios"], lambda c: f"{c} x 2M"),
+                ("w", wkey, wname))
+
+
 def compared_to_cpu(label):
     """Whether a label is an engine to hold against the cpu engine."""
     return label not in (BASE_ENGINE, "vanilla") and not label.startswith("limit")
@@ -164,9 +171,7 @@ def slower_than_cpu(rows):
     """Lines for every (table, point, label) whose median throughput is
     below SLOWER_THAN_CPU x the cpu label's median at the same point."""
     out = []
-    for table, key, name in (("a", lambda r: r["folio_size_B"], size_name),
-                             ("b", lambda r: r["folios"], lambda c: f"{c} x 2M"),
-                             ("w", wkey, wname)):
+    for table, key, name in POINT_TABLES:
         labels, g = group(rows, table, key, gbps)
         if BASE_ENGINE not in labels:
             continue
@@ -191,8 +196,7 @@ def paired_section(out, rows):
     so a host slow spell that hits one round hits both sides of its ratio.
     Median (min-max) of those ratios, and how many rounds are below 1.0."""
     lines = []
-    for table, key, name in (("a", lambda r: r["folio_size_B"], size_name),
-                             ("b", lambda r: r["folios"], lambda c: f"{c} x 2M")):
+    for table, key, name in POINT_TABLES[:2]:
         per = defaultdict(dict)  # (label, point) -> rep -> GB/s
         dup = set()  # two rows of one label, point and rep: not one round each
         for r in rows:
