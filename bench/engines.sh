@@ -8,8 +8,9 @@
 # guest command that vm-run runs again after a crash leaves no rows of the
 # crashed attempt.
 #   bench/engines.sh CSV SPEC... (SPEC: cpu | mtcopy-N | mtcopy-Ns |
-#   dcbm-N | dcbm-Ns, see mo_select in tests/vm/lib/engines.sh; labels
-#   cpu, mtcopy-NT, mtcopy-NT-split, dcbm-N and dcbm-N-staging); a SPEC
+#   mtcopy-Nw | dcbm-N | dcbm-Ns, see mo_select in tests/vm/lib/engines.sh;
+#   labels cpu, mtcopy-NT (split_folios at its default, Y),
+#   mtcopy-NT-split, mtcopy-NT-whole, dcbm-N and dcbm-N-staging); a SPEC
 #   may end in :TABLES, the tables for that engine only (dcbm-1s:x).
 #   MIGBENCH_ARGS: extra migbench arguments; its --reps N (default 5) is
 #   the number of rounds. MIGBENCH_TABLES: the tables [limit,a,b,first,x]
@@ -97,6 +98,7 @@ for rep in $(seq 1 "$reps"); do
 		case $spec in
 		cpu) label=cpu ;;
 		mtcopy-*s) label=${spec%s}T-split ;;
+		mtcopy-*w) label=${spec%w}T-whole ;;
 		dcbm-*s) label=${spec%s}-staging ;;
 		dcbm-*) label=$spec ;;
 		*) label=${spec}T ;;

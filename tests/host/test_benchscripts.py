@@ -61,12 +61,12 @@ def test_engines_sh_starts_afresh_and_interleaves(tmp_path, placement):
     env = dict(os.environ, TOP=str(tmp_path), MIGBENCH_ARGS="--reps 2",
                MIGBENCH_PLACEMENT=placement)
     r = subprocess.run(["bash", str(tmp_path / "bench" / "engines.sh"), str(csv),
-                        "cpu", "mtcopy-2", "mtcopy-2s"],
+                        "cpu", "mtcopy-2", "mtcopy-2s", "mtcopy-2w"],
                        env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     rows = csv.read_text().split()
-    assert rows == ["cpu,0", "mtcopy-2T,0", "mtcopy-2T-split,0",
-                    "cpu,1", "mtcopy-2T,1", "mtcopy-2T-split,1"], rows
+    assert rows == ["cpu,0", "mtcopy-2T,0", "mtcopy-2T-split,0", "mtcopy-2T-whole,0",
+                    "cpu,1", "mtcopy-2T,1", "mtcopy-2T-split,1", "mtcopy-2T-whole,1"], rows
     events = tmp_path / "events"
     if placement == "hold":
         assert "placement held: fake" in r.stdout

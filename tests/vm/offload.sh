@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Migration copy offload: sysfs interface and bad input, data integrity for
 # every folio size and mixed lists with concurrent writers and readers under
-# each engine (cpu, mtcopy with 1, 2 and 4 threads), fault injection with
+# each engine (cpu, mtcopy with 1, 2 and 4 threads, and 2 threads sharing
+# whole folios), fault injection with
 # exact fallback accounting, tracepoints and vmstat counters against the
 # sysfs ones, batch_min, migration reasons (move_pages, compaction), and
 # mtcopy backing off when the other CPUs are busy.
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/engines.sh"
 set -u
-engines=(cpu mtcopy-1 mtcopy-2 mtcopy-4)
+engines=(cpu mtcopy-1 mtcopy-2 mtcopy-2w mtcopy-4)
 sizes=(4096 16384 65536 262144 1048576 2097152)
 # bad input: "name|file|value"
 bad=(
@@ -28,7 +29,7 @@ bad=(
 # fault injection: "every Nth folio, every Mth batch, folio size"
 injections=("3 0 4096" "2 0 2097152" "5 0 65536" "0 2 4096" "0 1 2097152" "7 3 16384")
 per_engine=$((2 * ${#sizes[@]} + 3))
-ktap_plan $((4 + ${#bad[@]} + 4 + ${#engines[@]} * per_engine + ${#injections[@]} +
+ktap_plan $((5 + ${#bad[@]} + 4 + ${#engines[@]} * per_engine + ${#injections[@]} +
 	2 + 2 + 4 + 2 + 2 + 1))
 
 # Whatever happens below, the settings come back.
@@ -52,6 +53,10 @@ ktap_check "sysfs: mtcopy's counters in engines/mtcopy/, read-only, none elsewhe
 ktap_check "sysfs: defaults reasons=all but memory_failure, batch_max=512, batch_min=1" \
 	bash -c "[ \"\$(cat $MO/batch_max)\" = 512 ] && [ \"\$(cat $MO/batch_min)\" = 1 ] &&
 		 [ \"\$(cat $MO/reasons)\" = compaction,hotplug,syscall,mbind,numa,contig_range,longterm_pin,demotion,damon ]"
+# A freshly loaded mtcopy: 4 threads that cut folios into 64 KB chunks.
+ktap_check "sysfs: mtcopy defaults threads=4, thread_min_kb=64, split_folios=Y" \
+	bash -c "modprobe -r mtcopy && modprobe mtcopy &&
+		 [ \"\$(cat $MTCOPY/threads $MTCOPY/thread_min_kb $MTCOPY/split_folios)\" = \$'4\\n64\\nY' ]"
 
 echo mtcopy >$MO/engine
 echo syscall,numa >$MO/reasons
@@ -246,8 +251,8 @@ hogs_stop
 echo "busy: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
 ktap_check "mtcopy: other CPUs busy -> copies alone, never splits, data intact" \
 	test "$alone" -gt 0 -a "$split" = 0 -a "$mc" = 0
-# Where mtcopy has split_folios, a batch of one 2 MB folio gets a helper
-# only with it set.
+# With split_folios set (its default), a batch of one 2 MB folio gets a
+# helper.
 [ -e $MTCOPY/split_folios ] && echo Y >$MTCOPY/split_folios
 sleep 0.5
 snap mtcopy:split_batches
@@ -259,10 +264,10 @@ ktap_check "mtcopy: other CPUs idle -> splits batches, data intact" \
 	test "$split" -gt 0 -a "$mc" = 0
 
 # --- what a helper needs to pay ------------------------------------------
-# By default mtcopy shares whole folios among threads: a batch of one 2 MB
-# folio, however idle the other CPUs, is copied by the migrating thread
-# alone (counted), and data stays intact. A batch below 2 x thread_min_kb
-# as well. Neither depends on timing.
+# With split_folios cleared, mtcopy shares whole folios among threads: a
+# batch of one 2 MB folio, however idle the other CPUs, is copied by the
+# migrating thread alone (counted), and data stays intact. A batch below
+# 2 x thread_min_kb as well. Neither depends on timing.
 # alone_check NAME SIZE MIN_ALONE: move 2 x 8 MiB of SIZE folios from this
 # CPU; mtcopy must copy at least MIN_ALONE batches alone, split none, and
 # the data must stay intact.

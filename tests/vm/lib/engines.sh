@@ -21,9 +21,10 @@ SWDMA=/sys/module/swdma/parameters
 SWDBG=/sys/kernel/debug/swdma
 THP=/sys/kernel/mm/transparent_hugepage
 
-# mo_select SPEC: SPEC is "cpu", "mtcopy-N" (mtcopy with N threads, folios
-# not split where mtcopy has split_folios), "mtcopy-Ns" (N threads that
-# split folios), "dcbm-N" (dcbm holding N channels of swdma, which is
+# mo_select SPEC: SPEC is "cpu", "mtcopy-N" (mtcopy with N threads and
+# its default split_folios, Y: threads cut folios into 64 KB chunks),
+# "mtcopy-Ns" (the same, split_folios=Y said explicitly), "mtcopy-Nw" (N
+# threads that share whole folios, split_folios=N), "dcbm-N" (dcbm holding N channels of swdma, which is
 # loaded with 8 channels if it is not loaded yet; every folio size goes by
 # DMA) or "dcbm-Ns" (the same, with staging: exchanged pairs are swapped
 # by DMA through a staging buffer per channel).
@@ -31,13 +32,16 @@ mo_select() {
 	case "$1" in
 	cpu) echo cpu >$MO/engine ;;
 	mtcopy-*)
-		local threads=${1#mtcopy-} split=N
-		case $threads in *s) threads=${threads%s} split=Y ;; esac
+		local threads=${1#mtcopy-} split=Y
+		case $threads in
+		*s) threads=${threads%s} ;;
+		*w) threads=${threads%w} split=N ;;
+		esac
 		modprobe mtcopy || return 1
 		echo "$threads" >$MTCOPY/threads || return 1
 		if [ -e $MTCOPY/split_folios ]; then
 			echo $split >$MTCOPY/split_folios || return 1
-		elif [ $split = Y ]; then
+		elif [ "$threads" != "${1#mtcopy-}" ]; then
 			echo "mo_select: this mtcopy has no split_folios" >&2
 			return 1
 		fi
