@@ -107,6 +107,16 @@ for rep in $(seq 1 "$reps"); do
 		"$TOP/tools/migbench/migbench" --label "$label" --csv "$csv" \
 			--tables "$tables" --reps 1 --first-rep $((rep - 1)) "${rest[@]}"
 		echo "stats: $(mo_stats)"
+		# The engine's own counters (mtcopy: split_batches,
+		# alone_batches, helper_chunks, unstarted_helpers), cumulative
+		# like the core's: a round's share is the difference from the
+		# engine's previous round.
+		eng=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$MO/engine")
+		if [ -n "$eng" ] && [ -d "${MO_ENGINES:-}/$eng" ]; then
+			es=
+			for f in "$MO_ENGINES/$eng"/*; do es+="${f##*/}=$(cat "$f") "; done
+			echo "engine stats ($eng): ${es% }"
+		fi
 		xphases_add "$label" "$rep"
 	done
 done
