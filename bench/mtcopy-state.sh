@@ -11,7 +11,10 @@
 # workqueue events time mtcopy's helper work, sched/ipi/tlb events show
 # what reached the helper CPU.
 #   bench/mtcopy-state.sh OUTDIR TLBSKEW_KO [ROUNDS]     (default 3)
+# MTCOPY_STATE_COUNTS: table b's folio counts (default 4); the placement
+# of 2 MB frames is held as by bench/engines.sh (MIGBENCH_PLACEMENT).
 . "$(dirname "$0")/../tests/vm/lib/engines.sh"
+. "$(dirname "$0")/placement.sh"
 set -eu
 out=$1
 ko=$2
@@ -38,12 +41,16 @@ probe() {
 	done
 }
 probe boot
+# The 2 MB frames held as in make demo (MIGBENCH_PLACEMENT=any: not), so
+# that a slow state seen here is not the aliasing the holder removes.
+trap placement_release EXIT
+placement_hold
 for r in $(seq 1 "$rounds"); do
 	for e in mtcopy-2 cpu; do
 		mo_select "$e" >/dev/null
 		: >$TRACEFS/trace
 		echo 1 >$TRACEFS/tracing_on
-		"$mb" --tables b --counts 4 --reps 3 --csv "$out/state.csv" \
+		"$mb" --tables b --counts "${MTCOPY_STATE_COUNTS:-4}" --reps 3 --csv "$out/state.csv" \
 			--label "$e r$r 2M"
 		# Stopped first: reading the buffer while it records its own
 		# reader (9p I/O, IPIs, flushes) never reaches its end

@@ -7,7 +7,8 @@
 # Then scripts/mtcopy_trace.py summarises each boot: GB/s per repetition,
 # the helper's work time against the migrating thread's copy, the probe.
 #   scripts/mtcopy-state.sh [BOOTS] [ROUNDS]     (defaults 2, 3)
-# Output: build/mtcopy-state/boot<N>/. MEMACCEL_VM_QEMU_OPTS passes through.
+# Output: build/mtcopy-state/boot<N>/. MEMACCEL_VM_QEMU_OPTS,
+# MTCOPY_STATE_COUNTS and MIGBENCH_PLACEMENT pass through.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=env.sh
@@ -29,7 +30,8 @@ rm -rf "$x"
 for b in $(seq 1 "$boots"); do
 	mkdir -p "$x/boot$b"
 	run_guarded scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x/boot$b" \
-		--timeout 2400 -- bench/mtcopy-state.sh "$x/boot$b/out" \
+		--timeout 2400 -- env MTCOPY_STATE_COUNTS="${MTCOPY_STATE_COUNTS:-4}" \
+		MIGBENCH_PLACEMENT="${MIGBENCH_PLACEMENT:-hold}" bench/mtcopy-state.sh "$x/boot$b/out" \
 		"$mod/tlbskew.ko" "$rounds"
 	python3 scripts/mtcopy_trace.py "$x/boot$b/out" | tee "$x/boot$b/summary.txt"
 done
