@@ -74,7 +74,7 @@ host-tests: setup tools
 lint: setup
 	@scripts/lint.sh
 
-## Interactive shell in the 2-node VM (TOPOLOGY=2node-4cpu or 4node for the others).
+## Interactive shell in the 2-node VM (TOPOLOGY=2node-4cpu, 4node or 4node-tiered for the others).
 vm-shell:
 	@scripts/vm-run --shell --kernel build/kbuild-$(FLAVOR) --topology $(or $(TOPOLOGY),2node)
 

@@ -109,5 +109,6 @@ elif [ "${#pip_missing[@]}" -gt 0 ]; then
 		die "pip install failed for: ${pip_missing[*]}"
 fi
 [ -x "$venv/bin/vng" ] || die "$venv/bin/vng missing after installing virtme-ng"
+[ -x "$venv/bin/damo" ] || die "$venv/bin/damo missing after installing damo"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
 exit 0

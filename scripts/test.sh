@@ -6,8 +6,8 @@
 #   (swdma, dmatest, dcbm), the series' migrate_offload kselftest under
 #   cpu, mtcopy and dcbm; in the 2-node 4-CPU VM: upstream mm selftests
 #   with cpu, mtcopy and dcbm; in the 4-node VM:
-#   topology, offload. Each VM ends with a dmesg check. All KTAP is summed
-#   by scripts/ktap.py.
+#   topology, offload; in the 4-node VM with HMAT memory tiers: topology.
+#   Each VM ends with a dmesg check. All KTAP is summed by scripts/ktap.py.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=env.sh
@@ -47,7 +47,7 @@ cat "$out/series.tap"
 # The guest does not inherit our environment: pass the knobs it reads.
 guest_env=()
 for v in MEMACCEL_STORM_SECONDS MEMACCEL_SLOW_SELFTESTS MEMACCEL_TEST_TIMEOUT \
-	MEMACCEL_MO_ENGINES MEMACCEL_MM_ATTEMPTS; do
+	MEMACCEL_MO_ENGINES MEMACCEL_MM_ATTEMPTS MEMACCEL_VENV; do
 	[ -n "${!v:-}" ] && guest_env+=("$v=${!v}")
 done
 vm_tests() {
@@ -111,6 +111,9 @@ else
 fi
 vm_tests 2node-4cpu topology "${mm[@]}"
 vm_tests 4node topology offload
+# The same four nodes with an ACPI HMAT: one short boot to check that the
+# kernel puts the memory-only nodes in a lower tier, with demotion targets.
+vm_tests 4node-tiered topology
 
 stage_times
 step summary

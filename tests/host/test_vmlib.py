@@ -4,6 +4,8 @@ set-up, and settings restored however a test exits."""
 import os
 import sys
 
+import pytest
+
 from conftest import TOP, run
 
 LIB = os.path.join(TOP, "tests", "vm", "lib", "ktap.sh")
@@ -71,3 +73,35 @@ def test_settings_restored_on_every_exit(tmp_path):
         assert knob.read_text() == "512\n", end
         assert choice.read_text() == "never\n", end
         assert marker.exists(), end
+
+
+DAMO_LIB = os.path.join(TOP, "tests", "vm", "lib", "damo.sh")
+
+
+def test_damo_comes_from_the_venv(tmp_path):
+    """tests/vm/lib/damo.sh finds the venv's damo, the version pinned in
+    requirements.txt, and runs it with one HOME of its own (the same in
+    subshells) that the test's exit removes."""
+    venv = os.path.join(TOP, "build", "venv")
+    if not os.access(os.path.join(venv, "bin", "damo"), os.X_OK):
+        pytest.skip("no damo in build/venv (scripts/setup.sh)")
+    pins = [x.strip() for x in open(os.path.join(TOP, "requirements.txt"))]
+    want = next(x.split("==")[1] for x in pins if x.startswith("damo=="))
+    rc, out, _ = guest_test(tmp_path, f"unset MEMACCEL_VENV\n. {DAMO_LIB}\nktap_plan 0\n"
+                            "echo path=$(damo_path)\necho home=$DAMO_HOME\n"
+                            "echo version=$(damo version)\n"
+                            "echo sub=$(echo $DAMO_HOME)\nktap_finished")
+    assert rc == 0, out
+    got = dict(x.split("=", 1) for x in out.splitlines() if "=" in x)
+    assert got["path"] == os.path.join(venv, "bin", "damo")
+    assert got["version"] == want
+    assert got["sub"] == got["home"] and got["home"].startswith("/tmp/damo.")
+    assert not os.path.exists(got["home"])
+
+
+def test_no_damo_is_a_clear_bail_out(tmp_path):
+    rc, out, line = guest_test(tmp_path, f"export MEMACCEL_VENV={tmp_path}/none\n. {DAMO_LIB}\n"
+                               "ktap_plan 3\nrequire 'damo from the venv' damo_init\nktap_ok never")
+    assert rc == 1 and line == "0 passed, 1 failed", out
+    assert "Bail out! set-up failed: damo from the venv" in out
+    assert f"# no damo in {tmp_path}/none" in out and "never" not in out

@@ -270,6 +270,79 @@ def test_topologies(tmp_path):
         assert "--disable-kvm" in args
     # memory-only nodes in 4node have no cpus=
     assert "--numa 1G --numa 1G" in r.stdout
+    assert "initiator=" not in r.stdout and "hmat" not in r.stdout
+
+
+def test_tiered_topology_has_an_hmat(tmp_path):
+    """4node-tiered: every node names its initiator, and QEMU gets an ACPI
+    HMAT with a latency and a bandwidth from each CPU node to each node,
+    the same from each CPU node to itself (else 6.12 keeps one tier)."""
+    r = run([VMRUN, "--print-cmd", "--topology", "4node-tiered", "--xdir", str(tmp_path),
+             "--", "true"], env=dict(os.environ, MEMACCEL_KVM="0"))
+    assert r.returncode == 0, r.stderr
+    args = shlex.split(r.stdout)
+    assert args[args.index("--cpus") + 1] == "2"
+    assert args[args.index("--memory") + 1] == "6144M"
+    numa = [args[i + 1] for i, a in enumerate(args) if a == "--numa"]
+    assert numa == ["2G,cpus=0,initiator=0", "2G,cpus=1,initiator=1",
+                    "1G,initiator=0", "1G,initiator=1"]
+    dists = {args[i + 1] for i, a in enumerate(args) if a == "--numa-distance"}
+    assert dists == {"0,1=20", "0,2=30", "0,3=40", "1,2=40", "1,3=30", "2,3=30"}
+    # one --qemu-opts string, which virtme puts after the -numa node options
+    assert args.count("--qemu-opts") == 1
+    qemu = shlex.split(args[args.index("--qemu-opts") + 1])
+    assert qemu[:2] == ["-smp", "2,sockets=2,cores=1,threads=1"]
+    assert qemu[qemu.index("-machine") + 1] == "hmat=on"
+    lb = {}
+    for i, a in enumerate(qemu):
+        if a == "-numa" and qemu[i + 1].startswith("hmat-lb,"):
+            kv = dict(f.split("=") for f in qemu[i + 1].split(",")[1:])
+            assert kv["hierarchy"] == "memory"
+            key = (int(kv["initiator"]), int(kv["target"]), kv["data-type"])
+            assert key not in lb
+            lb[key] = kv["latency" if kv["data-type"] == "access-latency" else "bandwidth"]
+    assert len(lb) == 16
+    assert {k[:2] for k in lb} == {(i, t) for i in (0, 1) for t in range(4)}
+    assert {k[2] for k in lb} == {"access-latency", "access-bandwidth"}
+    for t in ("access-latency", "access-bandwidth"):
+        assert lb[0, 0, t] == lb[1, 1, t] and lb[0, 0, t] not in ("0", "0G")
+    # each memory-only node is nearer to (and initiated by) one CPU node
+    lat = {k[:2]: int(v) for k, v in lb.items() if k[2] == "access-latency"}
+    assert lat[0, 2] < lat[1, 2] and lat[1, 3] < lat[0, 3]
+    assert max(lat[0, 0], lat[0, 1]) < lat[0, 2]
+
+
+def test_tiered_qemu_command_defines_the_nodes_first(tmp_path):
+    """virtme-ng's own QEMU command line (vng --dry-run, with a stand-in
+    kernel) for 4node-tiered: hmat=on, a node per --numa with its
+    initiator, and every hmat-lb entry after the last node (QEMU refuses an
+    entry that names an initiator it has not seen yet)."""
+    vng = os.path.join(TOP, "build", "venv", "bin", "vng")
+    if not os.access(vng, os.X_OK):
+        pytest.skip("no vng in build/venv (scripts/setup.sh)")
+    kdir = tmp_path / "kernel"
+    (kdir / "arch" / "x86" / "boot").mkdir(parents=True)
+    (kdir / "arch" / "x86" / "boot" / "bzImage").write_text("")
+    r = run([VMRUN, "--print-cmd", "--topology", "4node-tiered", "--kernel", str(kdir),
+             "--xdir", str(tmp_path / "x"), "--", "true"], env=dict(os.environ, MEMACCEL_KVM="0"))
+    assert r.returncode == 0, r.stderr
+    args = shlex.split(r.stdout)
+    # the short link vm-run made for the exchange directory is gone
+    args[args.index("--rwdir") + 1] = str(tmp_path)
+    args[0] = vng
+    env = dict(os.environ, PATH=os.path.dirname(vng) + os.pathsep + os.environ["PATH"])
+    # --force-9p: the dry run does not wait for a virtiofsd (seconds); where
+    # the nodes and the --qemu-opts go does not depend on it
+    r = run(args + ["--force-9p", "--dry-run"], env=env, timeout=60)
+    assert r.returncode == 0, r.stderr
+    qemu = shlex.split(next(x for x in r.stdout.splitlines() if "qemu-system" in x))
+    numa = [(i, qemu[i + 1]) for i, a in enumerate(qemu) if a == "-numa"]
+    nodes = [(i, v) for i, v in numa if v.startswith("node,")]
+    lbs = [i for i, v in numa if v.startswith("hmat-lb,")]
+    assert [v.split(",", 2)[2] for _, v in nodes] == [
+        "cpus=0,initiator=0", "cpus=1,initiator=1", "initiator=0", "initiator=1"]
+    assert len(lbs) == 16 and min(lbs) > max(i for i, _ in nodes)
+    assert "hmat=on" in [qemu[i + 1] for i, a in enumerate(qemu) if a == "-machine"]
 
 
 CHILD = """import os, signal, sys, time
