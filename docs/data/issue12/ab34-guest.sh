@@ -8,14 +8,8 @@
 # after each run.
 #   ab34-guest.sh REPO OLD_KO NEW_KO CSV [ROUNDS] [THREADS]  (8, 2)
 set -u
-repo=$1 old=$2 new=$3 csv=$4 rounds=${5:-8} threads=${6:-2}
-cd "$repo" || exit 1
-. tests/vm/lib/engines.sh
-. bench/placement.sh
-rm -f "$csv"
-trap placement_release EXIT
-placement_hold
-echo all >$MO/reasons
+. "$(dirname "$0")/oldnew-lib.sh"
+rounds=${5:-8} threads=${6:-2}
 
 use() {
 	echo cpu >$MO/engine

@@ -18,14 +18,8 @@
 #   TLBSHRINK=... slowhelper-guest.sh REPO OLD_KO NEW_KO CSV [ROUNDS]
 #   (ROUNDS default 8; SHRINK_PAGES: the PAGES of each shrunk state)
 set -u
-repo=$1 old=$2 new=$3 csv=$4 rounds=${5:-8}
-cd "$repo" || exit 1
-. tests/vm/lib/engines.sh
-. bench/placement.sh
-rm -f "$csv"
-trap placement_release EXIT
-placement_hold
-echo all >$MO/reasons
+. "$(dirname "$0")/oldnew-lib.sh"
+rounds=${5:-8}
 
 # shrink PAGES: two processes on CPU 1 switch for a second, each touching
 # PAGES pages between switches (TLBSHRINK: build/tlbshrink/tlbshrink)
