@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Experiment: per-reason batch-size histograms from mm_migrate_batch + hist triggers.
 set -u
 cd "$1" || exit 1
