@@ -43,6 +43,9 @@ step series hygiene
 # is counted by ktap.py below.
 scripts/series.sh tap >"$out/series.tap" 2>&1
 cat "$out/series.tap"
+step engines without KUnit
+scripts/nokunit-build.sh >"$out/nokunit.tap" 2>&1
+cat "$out/nokunit.tap"
 
 # The guest does not inherit our environment: pass the knobs it reads.
 guest_env=()
