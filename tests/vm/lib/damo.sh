@@ -39,10 +39,12 @@ damo_path() {
 	echo "$bin"
 }
 
+# The path is checked once (a damo version run) and kept: later calls,
+# in a test's loops, run damo alone.
+DAMO_BIN=
 damo() {
-	local bin
-	bin=$(damo_path) || return 1
-	HOME=$DAMO_HOME "$bin" "$@"
+	[ -n "$DAMO_BIN" ] || DAMO_BIN=$(damo_path) || return 1
+	HOME=$DAMO_HOME "$DAMO_BIN" "$@"
 }
 
 damo_init() {
