@@ -228,12 +228,19 @@ compact_node() {
 	COMPACT_RC=$?
 	echo "reasons=$1: engine batches +$COMPACT_DELTA, compact_migrate_scanned +$COMPACT_SCANNED, $(cat /tmp/frag.out)" | ktap_diag
 }
+# Compaction migrates at most COMPACT_CLUSTER_MAX (32) pages per batch,
+# often fewer, and mtcopy's batch_min is 32: a run whose batches all fell
+# short reached the batch path but never the engine, and failed the first
+# check. These checks are about the reason switch, so any batch may go.
+bmin=$(cat $MO/batch_min)
+echo 1 >$MO/batch_min
 compact_node compaction
 ktap_check "reasons=compaction: compaction of a fragmented node uses the engine" \
 	test "$COMPACT_DELTA" -gt 0 -a "$COMPACT_RC" = 0
 compact_node syscall
 ktap_check "reasons=syscall: compaction leaves the engine alone, data intact" \
 	test "$COMPACT_DELTA" = 0 -a "$COMPACT_RC" = 0 -a "$COMPACT_SCANNED" -gt 0
+echo "$bmin" >$MO/batch_min
 echo all >$MO/reasons
 
 # --- busy system -----------------------------------------------------------
