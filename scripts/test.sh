@@ -114,9 +114,10 @@ else
 fi
 vm_tests 2node-4cpu topology "${mm[@]}"
 vm_tests 4node topology offload
-# The same four nodes with an ACPI HMAT: one short boot to check that the
-# kernel puts the memory-only nodes in a lower tier, with demotion targets.
-vm_tests 4node-tiered topology
+# The same four nodes with an ACPI HMAT: the kernel puts the memory-only
+# nodes in a lower tier, with demotion targets; then batched promotion
+# from that tier under every engine.
+vm_tests 4node-tiered topology tiering
 
 stage_times
 step summary

@@ -108,3 +108,79 @@ def test_not_a_memaccel_kernel(tmp_path):
     r = ctl(tmp_path)
     assert r.returncode == 1
     assert "CONFIG_MIGRATE_OFFLOAD" in r.stderr
+
+
+@pytest.fixture
+def tiering(sysfs):
+    t = sysfs / "kernel/mm/migrate_offload/tiering"
+    (t / "stats").mkdir(parents=True)
+    for k, v in (("promote_batch", 0), ("promote_batch_kb", 256),
+                 ("promote_delay_ms", 10), ("promote_queue_kb", 4096)):
+        (t / k).write_text(f"{v}\n")
+    for i, k in enumerate(("promote_queued", "promote_pages")):
+        (t / "stats" / k).write_text(f"{i + 5}\n")
+    return sysfs
+
+
+def test_tiering_show_and_set(tiering):
+    r = ctl(tiering)
+    assert "promote_batch_kb = 256" in r.stdout
+    assert "promote_pages: 6" in r.stdout
+    st = json.loads(ctl(tiering, "--json").stdout)
+    assert st["tiering"]["knobs"]["promote_delay_ms"] == 10
+    assert st["tiering"]["stats"]["promote_queued"] == 5
+    r = ctl(tiering, "tiering")
+    assert r.returncode == 0 and "promote_queue_kb = 4096" in r.stdout
+    assert ctl(tiering, "tiering", "promote_batch=1").returncode == 0
+    t = tiering / "kernel/mm/migrate_offload/tiering"
+    assert (t / "promote_batch").read_text() == "1"
+
+
+def test_tiering_errors(sysfs, tiering):
+    r = ctl(tiering, "tiering", "promote_batch")
+    assert r.returncode == 2 and "expected KNOB=VALUE" in r.stderr
+    r = ctl(tiering, "tiering", "bogus=1")
+    assert r.returncode == 1 and "no knob 'bogus'" in r.stderr
+
+
+def test_tiering_absent(sysfs):
+    assert json.loads(ctl(sysfs, "--json").stdout)["tiering"] is None
+    r = ctl(sysfs, "tiering")
+    assert r.returncode == 1 and "CONFIG_MIGRATE_TIERING" in r.stderr
+
+
+HIST = """# event histogram
+#
+# trigger info: hist:keys=reason,nr_folios.log2:vals=hitcount,nr_pages:sort=reason,nr_folios.log2:size=2048 [active]
+#
+
+{ reason:          0, nr_folios: ~ 2^4  } hitcount:          1  nr_pages:         14
+{ reason:          5, nr_folios: ~ 2^0  } hitcount:      66194  nr_pages:      66194
+{ reason:         12, nr_folios: ~ 2^9  } hitcount:          2  nr_pages:       1024
+
+Totals:
+    Hits: 66197
+"""
+
+
+def test_batch_sizes(sysfs):
+    ev = sysfs / "kernel/tracing/events/migrate/mm_migrate_batch"
+    ev.mkdir(parents=True)
+    (ev / "trigger").write_text("")
+    assert ctl(sysfs, "batch-sizes", "start").returncode == 0
+    assert (ev / "trigger").read_text().startswith("hist:keys=reason,nr_folios.log2")
+    r = ctl(sysfs, "batch-sizes", "show")
+    assert r.returncode == 1 and "CONFIG_HIST_TRIGGERS" in r.stderr
+    (ev / "hist").write_text(HIST)
+    lines = ctl(sysfs, "batch-sizes", "show").stdout.splitlines()
+    assert lines[1].split() == ["compaction", "16-31", "1", "14"]
+    assert lines[2].split() == ["numa", "1", "66194", "66194"]
+    assert lines[3].split() == ["reason12", "512-1023", "2", "1024"]
+    assert ctl(sysfs, "batch-sizes", "stop").returncode == 0
+    assert (ev / "trigger").read_text().startswith("!hist:")
+    assert ctl(sysfs, "batch-sizes", "go").returncode == 2
+
+
+def test_batch_sizes_no_tracefs(sysfs):
+    r = ctl(sysfs, "batch-sizes", "show")
+    assert r.returncode == 1 and "tracefs not mounted" in r.stderr

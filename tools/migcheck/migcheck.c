@@ -33,6 +33,15 @@
  * (order 2..8) that is itself the product of a migration when it migrates
  * again (docs/testing.md).
  *
+ * --await NODE: nothing is moved by migcheck. Once the folios are filled
+ * on SRC their memory policy is reset to the default, and migcheck waits
+ * (at most --timeout seconds) while its writers and readers run for
+ * --await-pct percent of the pages to be on NODE: for the kernel's own
+ * migrations, such as NUMA balancing's promotion of the pages its threads
+ * touch from NODE's CPUs (run migcheck bound to them). Not reaching it is
+ * a failed check, reported after the data check; the time it took is
+ * printed.
+ *
  * --fragment mode: fill --total of base pages on SRC, free every other
  * page, create the --ready file and wait for SIGUSR1 (meanwhile, for
  * example, compaction runs); then check the data of the pages kept.
@@ -69,8 +78,10 @@ static struct {
 	unsigned long size, total;
 	bool mixed, fragment, strict, allow_splits, exchange;
 	int src, dst, moves, writers, readers, settle_ms;
+	int await_node, await_pct, timeout_s;
 	const char *ready;
-} opt = { .size = 4096, .total = 16 << 20, .src = 0, .dst = 1, .moves = 4 };
+} opt = { .size = 4096, .total = 16 << 20, .src = 0, .dst = 1, .moves = 4,
+	  .await_node = -1, .await_pct = 100, .timeout_s = 60 };
 
 struct seg {
 	char *addr;
@@ -345,8 +356,47 @@ static void settle(struct writer *w)
 	usleep(1000L * opt.settle_ms);
 }
 
+/* Base pages of the folios now on @node */
+static unsigned long pages_on(int node)
+{
+	int *status = malloc(nr_pages * sizeof(int));
+	unsigned long p, on = 0;
+
+	if (!status)
+		fatal(EXIT_SYS, "out of memory");
+	if (move_pages(0, nr_pages, (void **)page_addr, NULL, status, 0))
+		fatal(EXIT_SYS, "move_pages(query): %s", strerror(errno));
+	for (p = 0; p < nr_pages; p++)
+		on += status[p] == node;
+	free(status);
+	return on;
+}
+
+/* --await: true if --await-pct of the pages reached the node in time */
+static bool await_node(void)
+{
+	unsigned long want = (nr_pages * opt.await_pct + 99) / 100, on = 0;
+	double t0 = now(), t;
+	int k;
+
+	for (k = 0; k < nr_segs; k++)
+		if (mbind(segs[k].addr, segs[k].len, MPOL_DEFAULT, NULL, 0, 0))
+			fatal(EXIT_SYS, "mbind(MPOL_DEFAULT): %s", strerror(errno));
+	do {
+		on = pages_on(opt.await_node);
+		t = now() - t0;
+		if (on >= want)
+			break;
+		usleep(100000);
+	} while (t < opt.timeout_s);
+	printf("migcheck: %lu of %lu pages on node %d after %.1f s (wanted %lu)\n",
+	       on, nr_pages, opt.await_node, t, want);
+	return on >= want;
+}
+
 static int run_moves(void)
 {
+	bool awaited = true;
 	struct writer w[MAX_WRITERS];
 	pthread_t rd[16];
 	unsigned long p, bad, missed = 0;
@@ -379,6 +429,10 @@ static int run_moves(void)
 			fatal(EXIT_SYS, "pthread_create");
 
 	usleep(20000);	/* writes before the first move */
+	if (opt.await_node >= 0) {
+		awaited = await_node();
+		opt.moves = 0;
+	}
 	for (m = 0; m < opt.moves; m++) {
 		int node = m % 2 ? opt.src : opt.dst;
 
@@ -417,6 +471,9 @@ static int run_moves(void)
 		if (!page_intact(p, &bad))
 			fatal(EXIT_CHECK, "page %lu corrupt at +%lu after moves", p, bad);
 	}
+	if (!awaited)
+		fatal(EXIT_CHECK, "data intact, but fewer than %d%% of the pages reached node %d within %d s",
+		      opt.await_pct, opt.await_node, opt.timeout_s);
 	if (first_move_splits && !opt.allow_splits)
 		fatal(EXIT_CHECK, "%lu large folios split during the first move (pgmigrate_fail +%lu): with memory to spare none should (--allow-splits where the target may lack free blocks)",
 		      first_move_splits, moved_counters.pgmigrate_fail);
@@ -481,6 +538,7 @@ static void usage(void)
 		"usage: migcheck [--size BYTES | --mixed] [--total BYTES] [--src N] [--dst N]\n"
 		"                [--moves N] [--writers N] [--readers N] [--strict-moves]\n"
 		"                [--settle MS] [--allow-splits] [--exchange]\n"
+		"                [--await NODE [--await-pct P] [--timeout S]]\n"
 		"       migcheck --fragment --ready FILE [--total BYTES] [--src N]\n");
 	exit(EXIT_USAGE);
 }
@@ -529,6 +587,12 @@ int main(int argc, char **argv)
 			opt.ready = v;
 		else if (!strcmp(a, "--settle"))
 			opt.settle_ms = atoi(v);
+		else if (!strcmp(a, "--await"))
+			opt.await_node = atoi(v);
+		else if (!strcmp(a, "--await-pct"))
+			opt.await_pct = atoi(v);
+		else if (!strcmp(a, "--timeout"))
+			opt.timeout_s = atoi(v);
 		else
 			usage();
 	}
@@ -537,7 +601,9 @@ int main(int argc, char **argv)
 	    opt.settle_ms < 0 || opt.settle_ms > 600000 ||
 	    opt.size < PAGE_SZ || opt.size > PMD_SZ || (opt.size & (opt.size - 1)) ||
 	    opt.total % PMD_SZ || (opt.fragment && !opt.ready) ||
-	    (opt.exchange && (opt.fragment || opt.total < 2 * opt.size)))
+	    (opt.exchange && (opt.fragment || opt.total < 2 * opt.size)) ||
+	    (opt.await_node >= 0 && (opt.exchange || opt.fragment)) ||
+	    opt.await_pct < 1 || opt.await_pct > 100 || opt.timeout_s < 1)
 		usage();
 	if (geteuid())
 		fatal(EXIT_USAGE, "needs root (reads /proc/kpageflags, sets mTHP sysfs)");

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Batched promotion (CONFIG_MIGRATE_TIERING) on 4node-tiered: nodes 0-1 are
+# the top tier, 2-3 the lower one. Every promotion check runs migcheck
+# --await: writers and readers on CPU 0 touch every page of folios filled
+# on node 2, NUMA balancing (mode 2) promotes them to node 0, and every
+# page is checked when they are there.
+#
+#   knobs: defaults, bad input (-EINVAL, value kept), threads per CPU node
+#   per engine: every folio size promoted with data intact; the promotions
+#     went through the queue in batches larger than one folio (mm_migrate_batch
+#     hist, reason numa) and are counted in pgpromote_success, globally and
+#     in the memory.stat of migcheck's memcg
+#   a queue of one page: promotions still happen, most by the fault itself
+#   a task killed with folios queued: isolated pages back to where they were
+#   promote_batch switched on and off under load: data intact, nothing kept
+#     isolated, no thread left
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/engines.sh"
+T=$MO/tiering
+TR=/sys/kernel/tracing
+EV=$TR/events/migrate/mm_migrate_batch
+HIST='hist:keys=reason,nr_folios.log2:vals=hitcount,nr_pages:sort=reason,nr_folios'
+read -ra engines <<<"${MEMACCEL_TIERING_ENGINES:-cpu mtcopy-2 dcbm-2}"
+[ "${MEMACCEL_TOPOLOGY:-}" = 4node-tiered ] || ktap_skip_all "needs the 4node-tiered topology"
+[ -d $T ] || ktap_skip_all "no $T: a kernel without CONFIG_MIGRATE_TIERING"
+ktap_plan $((5 + 5 * ${#engines[@]} + 7))
+
+[ -d $TR/events ] || mount -t tracefs nodev $TR
+restore /proc/sys/kernel/numa_balancing $T/promote_batch_kb \
+	$T/promote_delay_ms $T/promote_queue_kb
+at_exit write_value $MO/engine cpu
+at_exit write_value $T/promote_batch 0
+
+stat() { cat $T/stats/"$1"; }
+vmstat() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
+isolated() { awk '$1 == "nr_isolated_anon" {print $2}' /sys/devices/system/node/node2/vmstat; }
+threads() { pgrep -c '^kpromoted' || true; }
+# Node 2's isolated anon pages back to $1 within 5 s
+isolated_back() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ "$(isolated)" -le "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "node2 nr_isolated_anon $(isolated), was $1"
+	return 1
+}
+# migcheck runs in its own memcg
+CG=/sys/fs/cgroup/memaccel-tiering
+grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+mkdir -p $CG
+at_exit rmdir $CG
+memcg_stat() { awk -v k="$1" '$1 == k {print $2}' $CG/memory.stat; }
+# migcheck --await 0 of folios on node 2, from CPU 0, in the memcg; one
+# process (sh execs taskset, which execs migcheck) so that $! can kill it
+promote_cmd=(sh -c 'echo $$ >'$CG'/cgroup.procs && exec "$@"' promote
+	taskset -c 0 "$MIGCHECK" --src 2 --await 0 --writers 1 --readers 1)
+promote() { "${promote_cmd[@]}" --timeout 90 "$@"; }
+
+# -- knobs
+ktap_check "defaults: promote_batch 0, batch 256 KiB, delay 10 ms, queue 4096 KiB" \
+	test "$(cat $T/promote_batch) $(cat $T/promote_batch_kb) $(cat $T/promote_delay_ms) $(cat $T/promote_queue_kb)" = "0 256 10 4096"
+bad=0
+for kv in promote_batch=2 promote_batch=on promote_batch=1x promote_batch_kb=0 promote_batch_kb=1048577 \
+	promote_delay_ms=0 promote_delay_ms=1001 promote_queue_kb=-1 promote_queue_kb=x; do
+	k=${kv%%=*} before=$(cat $T/$k)
+	if echo "${kv#*=}" 2>/dev/null >$T/$k; then bad=1; echo "$kv accepted"; fi
+	[ "$(cat $T/$k)" = "$before" ] || { bad=1; echo "$kv changed $k to $(cat $T/$k)"; }
+done >/tmp/tiering-bad.log 2>&1
+ktap_check "bad values fail with EINVAL and change nothing" test $bad = 0
+[ $bad = 0 ] || ktap_diag </tmp/tiering-bad.log
+ktap_check "no kpromoted thread while promote_batch is 0" test "$(threads)" = 0
+echo 1 >$T/promote_batch
+ktap_check "promote_batch=1: one kpromoted thread per CPU node (2)" test "$(threads)" = 2
+echo 0 >$T/promote_batch
+ktap_check "promote_batch=0: the threads are gone" test "$(threads)" = 0
+
+require "numa_balancing=2" sh -c 'echo 2 >/proc/sys/kernel/numa_balancing'
+require "hist trigger on mm_migrate_batch" sh -c "echo '$HIST' >$EV/trigger"
+at_exit sh -c "echo '!$HIST' >$EV/trigger"
+# Batches of reason numa (5) with more than one folio, from the hist file
+numa_batches_gt1() {
+	awk '/^\{ reason: +5,/ && !/2\^0 / { for (i = 1; i < NF; i++) if ($i == "hitcount:") n += $(i + 1) } END { print n + 0 }' $EV/hist
+}
+
+# -- every engine
+for e in "${engines[@]}"; do
+	require "engine $e" mo_select "$e"
+	echo 1 >$T/promote_batch
+	iso0=$(isolated) p0=$(vmstat pgpromote_success) q0=$(stat promote_pages)
+	m0=$(memcg_stat pgpromote_success)
+	b0=$(numa_batches_gt1)
+	ktap_check "$e: every folio size promoted 2 -> 0 with data intact" \
+		promote --mixed --total 24M --allow-splits
+	q=$(($(stat promote_pages) - q0)) p=$(($(vmstat pgpromote_success) - p0))
+	ktap_check "$e: $q pages promoted by kpromoted, all in pgpromote_success (+$p)" \
+		test "$q" -gt 0 -a "$p" -ge "$q"
+	m=$(($(memcg_stat pgpromote_success) - m0))
+	ktap_check "$e: the memcg's pgpromote_success +$m, the same as /proc/vmstat's" \
+		test "$m" = "$p"
+	b=$(($(numa_batches_gt1) - b0))
+	ktap_check "$e: $b numa batches of more than one folio" test "$b" -gt 0
+	echo 0 >$T/promote_batch
+	ktap_check "$e: node 2 isolated pages back to $iso0" isolated_back "$iso0"
+done
+require "engine cpu" mo_select cpu
+"$TOP/tools/memaccelctl/memaccelctl" batch-sizes show | ktap_diag
+
+# -- a queue of one base page
+echo 4 >$T/promote_queue_kb
+echo 1 >$T/promote_batch
+f0=$(stat promote_full) q0=$(stat promote_queued)
+ktap_check "queue of 4 KiB: 4K and 2M folios still promoted, data intact" \
+	promote --mixed --total 12M --allow-splits
+ktap_check "queue of 4 KiB: faults migrated $(($(stat promote_full) - f0)) pages themselves, $(($(stat promote_queued) - q0)) queued" \
+	test $(($(stat promote_full) - f0)) -gt 0
+echo 4096 >$T/promote_queue_kb
+
+# -- a task killed with folios queued: they are put back or freed
+echo 1048576 >$T/promote_batch_kb
+echo 1000 >$T/promote_delay_ms
+iso0=$(isolated) q0=$(stat promote_queued) fr0=$(stat promote_freed)
+s0=$(($(stat promote_pages) + $(stat promote_failed) + fr0))
+"${promote_cmd[@]}" --timeout 60 --size 4096 --total 64M >/dev/null 2>&1 &
+pid=$!
+for ((i = 0; i < 300; i++)); do
+	[ "$(stat promote_queued)" -gt "$q0" ] && break
+	sleep 0.05
+done
+nq=$(($(stat promote_queued) - q0))
+kill -9 $pid
+wait $pid 2>/dev/null
+# Every queued page ends promoted, failed or freed, once
+settled() {
+	echo $(($(stat promote_pages) + $(stat promote_failed) + $(stat promote_freed) - s0))
+}
+queued_then_back() {
+	local i
+	[ "$nq" -gt 0 ] || { echo "nothing was queued before the kill"; return 1; }
+	isolated_back "$iso0" || return 1
+	for ((i = 0; i < 50; i++)); do
+		[ "$(settled)" = $(($(stat promote_queued) - q0)) ] && return 0
+		sleep 0.1
+	done
+	echo "$(($(stat promote_queued) - q0)) pages queued, $(settled) promoted, failed or freed"
+	return 1
+}
+ktap_check "killed with $nq pages queued: node 2 isolated pages back to $iso0, each page promoted, failed or freed" \
+	queued_then_back
+fr=$(($(stat promote_freed) - fr0))
+ktap_check "killed with pages queued: $fr of them freed by kpromoted, not promoted" test "$fr" -gt 0
+echo 256 >$T/promote_batch_kb
+echo 10 >$T/promote_delay_ms
+
+# -- on and off under load
+iso0=$(isolated)
+(for ((i = 0; i < 40; i++)); do echo $((i % 2)) >$T/promote_batch; sleep 0.3; done) &
+tog=$!
+ktap_check "promote_batch switched 40 times under load: data intact" \
+	promote --mixed --total 24M --allow-splits
+wait $tog
+echo 0 >$T/promote_batch
+ktap_check "after the switching: node 2 isolated pages back to $iso0" isolated_back "$iso0"
+ktap_check "after the switching: no kpromoted thread left" test "$(threads)" = 0
+ktap_finished
