@@ -21,7 +21,7 @@ T=$MO/tiering
 TR=/sys/kernel/tracing
 EV=$TR/events/migrate/mm_migrate_batch
 HIST='hist:keys=reason,nr_folios.log2:vals=hitcount,nr_pages:sort=reason,nr_folios'
-read -ra engines <<<"${MEMACCEL_TIERING_ENGINES:-cpu mtcopy-2 dcbm-2}"
+engines=(cpu mtcopy-2 dcbm-2)
 [ "${MEMACCEL_TOPOLOGY:-}" = 4node-tiered ] || ktap_skip_all "needs the 4node-tiered topology"
 [ -d $T ] || ktap_skip_all "no $T: a kernel without CONFIG_MIGRATE_TIERING"
 ktap_plan $((5 + 5 * ${#engines[@]} + 7))
@@ -37,6 +37,7 @@ vmstat() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
 isolated() { awk '$1 == "nr_isolated_anon" {print $2}' /sys/devices/system/node/node2/vmstat; }
 threads() { pgrep -c '^kpromoted' || true; }
 # Node 2's isolated anon pages back to $1 within 5 s
+# shellcheck disable=SC2317 # run through ktap_check
 isolated_back() {
 	local i
 	for ((i = 0; i < 50; i++)); do
@@ -55,8 +56,9 @@ at_exit rmdir $CG
 memcg_stat() { awk -v k="$1" '$1 == k {print $2}' $CG/memory.stat; }
 # migcheck --await 0 of folios on node 2, from CPU 0, in the memcg; one
 # process (sh execs taskset, which execs migcheck) so that $! can kill it
-promote_cmd=(sh -c 'echo $$ >'$CG'/cgroup.procs && exec "$@"' promote
+promote_cmd=(sh -c "echo \$\$ >$CG/cgroup.procs && exec \"\$@\"" promote
 	taskset -c 0 "$MIGCHECK" --src 2 --await 0 --writers 1 --readers 1)
+# shellcheck disable=SC2317 # run through ktap_check
 promote() { "${promote_cmd[@]}" --timeout 90 "$@"; }
 
 # -- knobs
@@ -65,9 +67,9 @@ ktap_check "defaults: promote_batch 0, batch 256 KiB, delay 10 ms, queue 4096 Ki
 bad=0
 for kv in promote_batch=2 promote_batch=on promote_batch=1x promote_batch_kb=0 promote_batch_kb=1048577 \
 	promote_delay_ms=0 promote_delay_ms=1001 promote_queue_kb=-1 promote_queue_kb=x; do
-	k=${kv%%=*} before=$(cat $T/$k)
-	if echo "${kv#*=}" 2>/dev/null >$T/$k; then bad=1; echo "$kv accepted"; fi
-	[ "$(cat $T/$k)" = "$before" ] || { bad=1; echo "$kv changed $k to $(cat $T/$k)"; }
+	k=${kv%%=*} before=$(cat "$T/$k")
+	if echo "${kv#*=}" 2>/dev/null >"$T/$k"; then bad=1; echo "$kv accepted"; fi
+	[ "$(cat "$T/$k")" = "$before" ] || { bad=1; echo "$kv changed $k to $(cat "$T/$k")"; }
 done >/tmp/tiering-bad.log 2>&1
 ktap_check "bad values fail with EINVAL and change nothing" test $bad = 0
 [ $bad = 0 ] || ktap_diag </tmp/tiering-bad.log
@@ -133,9 +135,11 @@ nq=$(($(stat promote_queued) - q0))
 kill -9 $pid
 wait $pid 2>/dev/null
 # Every queued page ends promoted, failed or freed, once
+# shellcheck disable=SC2317 # run through ktap_check
 settled() {
 	echo $(($(stat promote_pages) + $(stat promote_failed) + $(stat promote_freed) - s0))
 }
+# shellcheck disable=SC2317 # run through ktap_check
 queued_then_back() {
 	local i
 	[ "$nq" -gt 0 ] || { echo "nothing was queued before the kill"; return 1; }
