@@ -15,6 +15,12 @@
 #   a task killed with folios queued: isolated pages back to where they were
 #   promote_batch switched on and off under load: data intact, nothing kept
 #     isolated, no thread left
+#   node 0 full (hugetlb filler, no swap, no demotion): with promote_exchange
+#     the hot pages go up by exchange with cold ones of the same process,
+#     both sides' data intact; without it nothing is exchanged and the
+#     faults wake node 0's kswapd
+#   demotion under pressure (demotion_enabled) through each engine: cold
+#     pages reach node 2 with data intact, in reason-demotion batches
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/engines.sh"
 T=$MO/tiering
@@ -24,7 +30,7 @@ HIST='hist:keys=reason,nr_folios.log2:vals=hitcount,nr_pages:sort=reason,nr_foli
 engines=(cpu mtcopy-2 dcbm-2)
 [ "${MEMACCEL_TOPOLOGY:-}" = 4node-tiered ] || ktap_skip_all "needs the 4node-tiered topology"
 [ -d $T ] || ktap_skip_all "no $T: a kernel without CONFIG_MIGRATE_TIERING"
-ktap_plan $((5 + 5 * ${#engines[@]} + 7))
+ktap_plan $((5 + 5 * ${#engines[@]} + 7 + 5 + 3 * ${#engines[@]}))
 
 [ -d $TR/events ] || mount -t tracefs nodev $TR
 restore /proc/sys/kernel/numa_balancing $T/promote_batch_kb \
@@ -65,7 +71,7 @@ promote() { "${promote_cmd[@]}" --timeout 90 "$@"; }
 ktap_check "defaults: promote_batch 0, batch 256 KiB, delay 10 ms, queue 4096 KiB" \
 	test "$(cat $T/promote_batch) $(cat $T/promote_batch_kb) $(cat $T/promote_delay_ms) $(cat $T/promote_queue_kb)" = "0 256 10 4096"
 bad=0
-for kv in promote_batch=2 promote_batch=on promote_batch=1x promote_batch_kb=0 promote_batch_kb=1048577 \
+for kv in promote_batch=2 promote_batch=on promote_batch=1x promote_batch_kb=0 promote_batch_kb=65537 \
 	promote_delay_ms=0 promote_delay_ms=1001 promote_queue_kb=-1 promote_queue_kb=x; do
 	k=${kv%%=*} before=$(cat "$T/$k")
 	if echo "${kv#*=}" 2>/dev/null >"$T/$k"; then bad=1; echo "$kv accepted"; fi
@@ -100,8 +106,8 @@ for e in "${engines[@]}"; do
 	ktap_check "$e: $q pages promoted by kpromoted, all in pgpromote_success (+$p)" \
 		test "$q" -gt 0 -a "$p" -ge "$q"
 	m=$(($(memcg_stat pgpromote_success) - m0))
-	ktap_check "$e: the memcg's pgpromote_success +$m, the same as /proc/vmstat's" \
-		test "$m" = "$p"
+	ktap_check "$e: the memcg's pgpromote_success +$m: every page of migcheck's 24 MiB" \
+		test "$m" = $((24 << 8))
 	b=$(($(numa_batches_gt1) - b0))
 	ktap_check "$e: $b numa batches of more than one folio" test "$b" -gt 0
 	echo 0 >$T/promote_batch
@@ -121,7 +127,7 @@ ktap_check "queue of 4 KiB: faults migrated $(($(stat promote_full) - f0)) pages
 echo 4096 >$T/promote_queue_kb
 
 # -- a task killed with folios queued: they are put back or freed
-echo 1048576 >$T/promote_batch_kb
+echo 65536 >$T/promote_batch_kb
 echo 1000 >$T/promote_delay_ms
 iso0=$(isolated) q0=$(stat promote_queued) fr0=$(stat promote_freed)
 s0=$(($(stat promote_pages) + $(stat promote_failed) + fr0))
@@ -168,4 +174,83 @@ wait $tog
 echo 0 >$T/promote_batch
 ktap_check "after the switching: node 2 isolated pages back to $iso0" isolated_back "$iso0"
 ktap_check "after the switching: no kpromoted thread left" test "$(threads)" = 0
+
+# -- node 0 full: exchange at drain
+N0=/sys/devices/system/node/node0
+HUGE=$N0/hugepages/hugepages-2048kB/nr_hugepages
+restore /sys/kernel/mm/numa/demotion_enabled $T/promote_exchange $HUGE
+at_exit swapon -a
+swapoff -a 2>/dev/null
+echo 0 >/sys/kernel/mm/numa/demotion_enabled
+free0() { awk '/MemFree/ {print int($4 / 1024)}' $N0/meminfo; }
+# node 0's DMA32 watermark, MiB
+wmark0() { awk -v w="$1" '/^Node/ {n = $2; z = $4} n == "0," && z == "DMA32" && $1 == w {print int($2 / 256)}' /proc/zoneinfo; }
+# Leave node 0 $1 MiB more than halfway between its low and high
+# watermarks: once the test's cold pages take those $1 MiB, node 0 is below
+# high (full for a promotion) and above low (kswapd stays asleep)
+fill0() {
+	echo 0 >$HUGE
+	local leave=$(($1 + ($(wmark0 low) + $(wmark0 high)) / 2))
+	echo $((($(free0) - leave) / 2)) >$HUGE
+}
+cold=64 hot=32
+echo 1 >$T/promote_batch
+echo 1 >$T/promote_exchange
+fill0 $cold
+x0=$(stat promote_exchanged) pg0=$(vmstat pgexchange_success)
+ktap_check "node 0 full ($(free0) MiB free, high $(wmark0 high)), promote_exchange=1: half of ${hot} MiB promoted, hot and cold data intact" \
+	promote --size 4096 --total ${hot}M --cold ${cold}M --await-pct 50
+x=$(($(stat promote_exchanged) - x0))
+echo "$(free0) MiB free on node 0 after the run; watermarks min $(wmark0 min) low $(wmark0 low) high $(wmark0 high) MiB" | ktap_diag
+ktap_check "promote_exchange=1: $x pages promoted by exchange (pgexchange_success +$(($(vmstat pgexchange_success) - pg0)))" \
+	test "$x" -gt 0
+echo 0 >$T/promote_exchange
+fill0 $cold
+x0=$(stat promote_exchanged) k0=$(vmstat pageoutrun)
+"${promote_cmd[@]}" --timeout 15 --size 4096 --total ${hot}M --cold ${cold}M --await-pct 100 >/tmp/tiering-x0.log 2>&1
+rc=$?
+ktap_check "node 0 full, promote_exchange=0: data intact (exit $rc: 0, or 2 for pages left below)" \
+	test $rc = 0 -o "$(grep -c 'data intact, but' /tmp/tiering-x0.log)" = 1
+ktap_check "promote_exchange=0: nothing exchanged, node 0's kswapd woken ($(($(vmstat pageoutrun) - k0)) runs)" \
+	test "$(stat promote_exchanged)" = "$x0" -a "$(vmstat pageoutrun)" -gt "$k0"
+echo 0 >$HUGE
+echo 0 >$T/promote_batch
+ktap_check "after the full-node runs: node 2 isolated pages back to $iso0" isolated_back "$iso0"
+
+# -- demotion under pressure, through each engine
+echo 1 >/sys/kernel/mm/numa/demotion_enabled
+echo 0 >/proc/sys/kernel/numa_balancing
+demotion_batches() {
+	awk '/^\{ reason: +8,/ { for (i = 1; i < NF; i++) if ($i == "hitcount:") n += $(i + 1) } END { print n + 0 }' $EV/hist
+}
+for e in "${engines[@]}"; do
+	require "engine $e" mo_select "$e"
+	d0=$(($(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct)))
+	b0=$(demotion_batches)
+	# 64 MiB filled on node 0 with room, then nothing touches them; then
+	# huge pages are asked of node 0 for 48 MiB more than it has above its
+	# min watermark, and reclaim demotes cold pages to node 2 to make room
+	rm -f /tmp/tiering-ready
+	taskset -c 0 "$MIGCHECK" --src 0 --await 2 --await-pct 2 --timeout 60 \
+		--writers 0 --readers 0 --size 4096 --total 64M \
+		--ready /tmp/tiering-ready >/tmp/tiering-demote.log 2>&1 &
+	pid=$!
+	for ((i = 0; i < 600; i++)); do
+		[ -e /tmp/tiering-ready ] && break
+		sleep 0.1
+	done
+	echo 0 >$HUGE
+	echo $((($(free0) - $(wmark0 min) + 48) / 2)) >$HUGE
+	wait $pid
+	rc=$?
+	ktap_check "$e: 64 MiB on node 0, node 0 then filled: 2% demoted to node 2, data intact" \
+		sh -c "[ $rc = 0 ] || { cat /tmp/tiering-demote.log; false; }"
+	echo 0 >$HUGE
+	d=$(($(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct) - d0))
+	ktap_check "$e: $d pages demoted" test "$d" -gt 0
+	b=$(($(demotion_batches) - b0))
+	ktap_check "$e: $b migration batches of reason demotion" test "$b" -gt 0
+done
+echo 0 >$HUGE
+require "engine cpu" mo_select cpu
 ktap_finished

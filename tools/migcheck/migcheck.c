@@ -40,7 +40,11 @@
  * migrations, such as NUMA balancing's promotion of the pages its threads
  * touch from NODE's CPUs (run migcheck bound to them). Not reaching it is
  * a failed check, reported after the data check; the time it took is
- * printed.
+ * printed. --cold BYTES adds a region of base pages filled on NODE with
+ * its policy reset too, that nothing touches after the fill and that is
+ * checked at the end: partners for the kernel to exchange the hot folios
+ * with when NODE is full. --ready FILE is created once the folios are
+ * filled and their policy reset, before the wait.
  *
  * --fragment mode: fill --total of base pages on SRC, free every other
  * page, create the --ready file and wait for SIGUSR1 (meanwhile, for
@@ -79,6 +83,7 @@ static struct {
 	bool mixed, fragment, strict, allow_splits, exchange;
 	int src, dst, moves, writers, readers, settle_ms;
 	int await_node, await_pct, timeout_s;
+	unsigned long cold;
 	const char *ready;
 } opt = { .size = 4096, .total = 16 << 20, .src = 0, .dst = 1, .moves = 4,
 	  .await_node = -1, .await_pct = 100, .timeout_s = 60 };
@@ -372,12 +377,26 @@ static unsigned long pages_on(int node)
 	return on;
 }
 
+/* --cold: never touched after its fill, checked at the end */
+static char *cold_addr;
+static const uint64_t cold_seed = 0x636f6c64ULL;
+
 /* --await: true if --await-pct of the pages reached the node in time */
 static bool await_node(void)
 {
 	unsigned long want = (nr_pages * opt.await_pct + 99) / 100, on = 0;
 	double t0 = now(), t;
 	int k;
+
+	if (opt.cold && mbind(cold_addr, opt.cold, MPOL_DEFAULT, NULL, 0, 0))
+		fatal(EXIT_SYS, "mbind(MPOL_DEFAULT): %s", strerror(errno));
+	if (opt.ready) {
+		int fd = open(opt.ready, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+		if (fd < 0)
+			fatal(EXIT_SYS, "%s: %s", opt.ready, strerror(errno));
+		close(fd);
+	}
 
 	for (k = 0; k < nr_segs; k++)
 		if (mbind(segs[k].addr, segs[k].len, MPOL_DEFAULT, NULL, 0, 0))
@@ -410,6 +429,10 @@ static int run_moves(void)
 			add_seg(all_sizes[i], opt.total / 6 / unit * unit ?: unit);
 	else
 		add_seg(opt.size, opt.total);
+	if (opt.cold) {
+		cold_addr = alloc_on(opt.cold, opt.await_node, PAGE_SZ);
+		fill(cold_addr, opt.cold, cold_seed);
+	}
 	build_pages();
 	if (opt.exchange)
 		build_pairs();
@@ -471,6 +494,8 @@ static int run_moves(void)
 		if (!page_intact(p, &bad))
 			fatal(EXIT_CHECK, "page %lu corrupt at +%lu after moves", p, bad);
 	}
+	if (opt.cold)
+		verify(cold_addr, opt.cold, cold_seed);
 	if (!awaited)
 		fatal(EXIT_CHECK, "data intact, but fewer than %d%% of the pages reached node %d within %d s",
 		      opt.await_pct, opt.await_node, opt.timeout_s);
@@ -538,7 +563,8 @@ static void usage(void)
 		"usage: migcheck [--size BYTES | --mixed] [--total BYTES] [--src N] [--dst N]\n"
 		"                [--moves N] [--writers N] [--readers N] [--strict-moves]\n"
 		"                [--settle MS] [--allow-splits] [--exchange]\n"
-		"                [--await NODE [--await-pct P] [--timeout S]]\n"
+		"                [--await NODE [--await-pct P] [--timeout S] [--cold BYTES]\n"
+		"                 [--ready FILE]]\n"
 		"       migcheck --fragment --ready FILE [--total BYTES] [--src N]\n");
 	exit(EXIT_USAGE);
 }
@@ -593,6 +619,8 @@ int main(int argc, char **argv)
 			opt.await_pct = atoi(v);
 		else if (!strcmp(a, "--timeout"))
 			opt.timeout_s = atoi(v);
+		else if (!strcmp(a, "--cold"))
+			opt.cold = parse_size(v);
 		else
 			usage();
 	}
@@ -603,7 +631,8 @@ int main(int argc, char **argv)
 	    opt.total % PMD_SZ || (opt.fragment && !opt.ready) ||
 	    (opt.exchange && (opt.fragment || opt.total < 2 * opt.size)) ||
 	    (opt.await_node >= 0 && (opt.exchange || opt.fragment)) ||
-	    opt.await_pct < 1 || opt.await_pct > 100 || opt.timeout_s < 1)
+	    opt.await_pct < 1 || opt.await_pct > 100 || opt.timeout_s < 1 ||
+	    (opt.cold && (opt.await_node < 0 || opt.cold % PMD_SZ)))
 		usage();
 	if (geteuid())
 		fatal(EXIT_USAGE, "needs root (reads /proc/kpageflags, sets mTHP sysfs)");
