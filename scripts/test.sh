@@ -116,8 +116,9 @@ vm_tests 2node-4cpu topology "${mm[@]}"
 vm_tests 4node topology offload
 # The same four nodes with an ACPI HMAT: the kernel puts the memory-only
 # nodes in a lower tier, with demotion targets; then batched promotion
-# from that tier under every engine.
-vm_tests 4node-tiered topology tiering
+# from that tier, exchange into a full node, demotion and DAMON's
+# migrate_hot/cold under every engine.
+vm_tests 4node-tiered topology tiering tiering-damon
 
 stage_times
 step summary

@@ -23,6 +23,7 @@
 #     pages reach node 2 with data intact, in reason-demotion batches
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/engines.sh"
+. "$(dirname "$0")/lib/tiers.sh"
 T=$MO/tiering
 TR=/sys/kernel/tracing
 EV=$TR/events/migrate/mm_migrate_batch
@@ -176,23 +177,15 @@ ktap_check "after the switching: node 2 isolated pages back to $iso0" isolated_b
 ktap_check "after the switching: no kpromoted thread left" test "$(threads)" = 0
 
 # -- node 0 full: exchange at drain
-N0=/sys/devices/system/node/node0
-HUGE=$N0/hugepages/hugepages-2048kB/nr_hugepages
-restore /sys/kernel/mm/numa/demotion_enabled $T/promote_exchange $HUGE
+restore /sys/kernel/mm/numa/demotion_enabled $T/promote_exchange $HUGE0 \
+	/proc/sys/vm/min_free_kbytes
+# Watermarks that huge pages do not move: the kernel's own min_free_kbytes
+# is computed again from the memory left outside huge pages whenever the
+# THP settings change (migcheck sets them), and would drop under MiB
+echo 32768 >/proc/sys/vm/min_free_kbytes
 at_exit swapon -a
 swapoff -a 2>/dev/null
 echo 0 >/sys/kernel/mm/numa/demotion_enabled
-free0() { awk '/MemFree/ {print int($4 / 1024)}' $N0/meminfo; }
-# node 0's DMA32 watermark, MiB
-wmark0() { awk -v w="$1" '/^Node/ {n = $2; z = $4} n == "0," && z == "DMA32" && $1 == w {print int($2 / 256)}' /proc/zoneinfo; }
-# Leave node 0 $1 MiB more than halfway between its low and high
-# watermarks: once the test's cold pages take those $1 MiB, node 0 is below
-# high (full for a promotion) and above low (kswapd stays asleep)
-fill0() {
-	echo 0 >$HUGE
-	local leave=$(($1 + ($(wmark0 low) + $(wmark0 high)) / 2))
-	echo $((($(free0) - leave) / 2)) >$HUGE
-}
 cold=64 hot=32
 echo 1 >$T/promote_batch
 echo 1 >$T/promote_exchange
@@ -213,7 +206,7 @@ ktap_check "node 0 full, promote_exchange=0: data intact (exit $rc: 0, or 2 for 
 	test $rc = 0 -o "$(grep -c 'data intact, but' /tmp/tiering-x0.log)" = 1
 ktap_check "promote_exchange=0: nothing exchanged, node 0's kswapd woken ($(($(vmstat pageoutrun) - k0)) runs)" \
 	test "$(stat promote_exchanged)" = "$x0" -a "$(vmstat pageoutrun)" -gt "$k0"
-echo 0 >$HUGE
+unfill0
 echo 0 >$T/promote_batch
 ktap_check "after the full-node runs: node 2 isolated pages back to $iso0" isolated_back "$iso0"
 
@@ -239,18 +232,18 @@ for e in "${engines[@]}"; do
 		[ -e /tmp/tiering-ready ] && break
 		sleep 0.1
 	done
-	echo 0 >$HUGE
-	echo $((($(free0) - $(wmark0 min) + 48) / 2)) >$HUGE
+	unfill0
+	echo $((($(free0) - $(wmark0 min) + 48) / 2)) >$HUGE0
 	wait $pid
 	rc=$?
 	ktap_check "$e: 64 MiB on node 0, node 0 then filled: 2% demoted to node 2, data intact" \
 		sh -c "[ $rc = 0 ] || { cat /tmp/tiering-demote.log; false; }"
-	echo 0 >$HUGE
+	unfill0
 	d=$(($(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct) - d0))
 	ktap_check "$e: $d pages demoted" test "$d" -gt 0
 	b=$(($(demotion_batches) - b0))
 	ktap_check "$e: $b migration batches of reason demotion" test "$b" -gt 0
 done
-echo 0 >$HUGE
+unfill0
 require "engine cpu" mo_select cpu
 ktap_finished

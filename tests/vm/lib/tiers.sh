@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Node 0 of 4node-tiered made full, for the tiering tests:
+#
+#   free0              node 0's free memory, MiB
+#   wmark0 min|low|high  node 0's DMA32 watermark (all its memory), MiB
+#   fill0 MIB [below]  drop the page cache, and take huge pages from node 0
+#                      so that, once MIB more are allocated there, it is
+#                      left halfway between its low and high watermarks:
+#                      below high, so full for a promotion, and above low,
+#                      so kswapd stays asleep; with "below", halfway between
+#                      min and low, so that an allocation that does not
+#                      reclaim fails there (DAMON's migrations)
+#   unfill0            give the huge pages back
+#
+# The watermarks change as huge pages are taken (unless min_free_kbytes was
+# set by hand), so fill0 adjusts twice.
+N0=/sys/devices/system/node/node0
+HUGE0=$N0/hugepages/hugepages-2048kB/nr_hugepages
+free0() { awk '/MemFree/ {print int($4 / 1024)}' $N0/meminfo; }
+wmark0() {
+	awk -v w="$1" '/^Node/ {n = $2; z = $4} n == "0," && z == "DMA32" && $1 == w {print int($2 / 256)}' /proc/zoneinfo
+}
+fill0() {
+	local want _ lo=low hi=high
+	[ "${2:-}" = below ] && lo=min hi=low
+	echo 3 >/proc/sys/vm/drop_caches
+	for _ in 1 2 3; do
+		want=$(($1 + ($(wmark0 $lo) + $(wmark0 $hi)) / 2))
+		echo $(($(cat $HUGE0) + ($(free0) - want) / 2)) >$HUGE0
+	done
+}
+unfill0() { echo 0 >$HUGE0; }
