@@ -119,6 +119,15 @@ def parse_stream(lines, origin, counts):
                 j -= 1
             if child_failed:
                 continue
+        if status == "not ok":
+            # Name a failed subtest with the results it is nested in
+            # (printed after it): the same case runs in several blocks.
+            want, outer = depth, []
+            for d, _, n, _, _ in entries[i + 1:]:
+                if d < want:
+                    outer.append(n)
+                    want = d
+            name = " > ".join(list(reversed(outer)) + [name])
         counts.add(status, f"{origin}: {name}", directive, context)
     if bailed is not None:
         counts.add("not ok", f"{origin}: bailed out: {bailed[0]}", "", bailed[1])

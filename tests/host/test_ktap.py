@@ -128,3 +128,15 @@ def test_skip_all_is_one_skip(tmp_path):
                               "1..1\nok 1 a\n")
     assert (rc, line) == (0, "1 passed, 0 failed, 1 skipped")
     assert "no DMA engine" in out
+
+
+def test_failed_subtest_named_with_its_enclosing_results(tmp_path):
+    s = ("1..2\n    1..1\n    ok 1 integrity\nok 1 selftest, cpu\n"
+         "    1..1\n        1..1\n        not ok 1 integrity\n"
+         "    not ok 1 group\nnot ok 2 selftest, mtcopy\n")
+    rc, line, out = summarize(tmp_path, s)
+    assert (rc, line) == (1, "1 passed, 1 failed")
+    assert "FAIL " in out
+    fail = [x for x in out.splitlines() if x.startswith("FAIL ")]
+    assert len(fail) == 1
+    assert fail[0].endswith(": selftest, mtcopy > group > integrity")
