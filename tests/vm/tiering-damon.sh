@@ -7,15 +7,23 @@
 #     readers touch, under every engine: half of them reach node 0 with
 #     every word intact
 #   migrate_cold to node 2 of pages on node 0 that nothing touches
-#
-# exchange_on_full (migrate_hot into a full node by exchange) is not in the
-# series yet: kernel/wip/damon-exchange-on-full.patch.
+#   exchange_on_full, bad input: -EINVAL and the value kept
+#   migrate_hot into node 0 kept full (free memory between its min and
+#     low watermarks, so that DAMON's allocations, which do not reclaim,
+#     fail there), with untouched partner pages there: with
+#     exchange_on_full=1 a quarter of the hot pages reach node 0 by
+#     exchange under every engine, with hot and cold data intact; with 0,
+#     nothing is exchanged (what migrates in is what kswapd made room for:
+#     swap, demotion and the page cache are out of its reach, but slab
+#     and the page cache the test itself brings in are not)
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/engines.sh"
 . "$(dirname "$0")/lib/damo.sh"
+# shellcheck source=/dev/null
+. "$(dirname "$0")/lib/tiers.sh"
 [ "${MEMACCEL_TOPOLOGY:-}" = 4node-tiered ] || ktap_skip_all "needs the 4node-tiered topology"
 engines=(cpu mtcopy-2 dcbm-2)
-ktap_plan $((1 + ${#engines[@]} + 1))
+ktap_plan $((1 + ${#engines[@]} + 1 + 1 + ${#engines[@]} * 2 + 2))
 
 restore /proc/sys/kernel/numa_balancing
 at_exit write_value $MO/engine cpu
@@ -70,5 +78,80 @@ require "engine cpu" mo_select cpu
 # -- migrate_cold
 ktap_check "migrate_cold moved half of 32 MiB of untouched pages 0 -> 2, data intact" \
 	await 0 migrate_cold 2 --total 32M --await-pct 50 --timeout 90 --writers 0 --readers 0
+
+# -- exchange_on_full
+SCHEME=/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0
+# bad_xo: with a scheme set up (not running), bad values are refused with
+# EINVAL and the value stays
+# shellcheck disable=SC2317 # run through ktap_check
+bad_xo() {
+	local v rc=0
+	damo start --ops paddr --numa_node 2 --damos_action migrate_hot 0 >/dev/null &&
+		damo stop >/dev/null || return 1
+	echo 1 >"$SCHEME/exchange_on_full" || return 1
+	for v in 2 -1 x 1x; do
+		if printf '%s' "$v" >"$SCHEME/exchange_on_full" 2>/tmp/damon-xo.err ||
+		   ! grep -q "Invalid argument" /tmp/damon-xo.err; then
+			echo "'$v' was not refused with EINVAL"
+			rc=1
+		fi
+	done
+	[ "$(cat "$SCHEME/exchange_on_full")" = 1 ] || { echo "value not kept"; rc=1; }
+	echo 0 >"$SCHEME/exchange_on_full"
+	return "$rc"
+}
+ktap_check "exchange_on_full: 2, -1, x and 1x refused with EINVAL, 1 kept" bad_xo
+
+restore /proc/sys/vm/min_free_kbytes /sys/kernel/mm/numa/demotion_enabled "$HUGE0"
+# Watermarks that huge pages and THP settings do not move, 40/51/61 MiB
+# on node 0; no swap and no demotion, so that kswapd cannot make room
+echo 131072 >/proc/sys/vm/min_free_kbytes
+at_exit swapon -a
+swapoff -a 2>/dev/null
+echo 0 >/sys/kernel/mm/numa/demotion_enabled
+# full XO ARGS...: migcheck of 32 MiB on node 2 awaited on node 0, with
+# 64 MiB of untouched partners on node 0, which is then made full; DAMON
+# starts with exchange_on_full=XO (damo keeps the scheme directories and
+# knows nothing of the file: written each time, committed online)
+# shellcheck disable=SC2317 # run through ktap_check
+full() {
+	local xo=$1 pid rc _
+	shift
+	rm -f /tmp/damon-ready
+	taskset -c 0 "$MIGCHECK" --src 2 --await 0 --size 4096 --total 32M \
+		--cold 64M --writers 1 --readers 1 --ready /tmp/damon-ready "$@" &
+	pid=$!
+	for _ in $(seq 600); do
+		{ [ ! -e /tmp/damon-ready ] && kill -0 "$pid" 2>/dev/null; } || break
+		sleep 0.1
+	done
+	fill0 0 below
+	echo "node 0: $(zfree0) MiB free in DMA32, watermarks $(wmark0 min)/$(wmark0 low)/$(wmark0 high)"
+	damo_start 2 migrate_hot 0
+	echo "$xo" >"$SCHEME/exchange_on_full" &&
+		echo commit >/sys/kernel/mm/damon/admin/kdamonds/0/state
+	wait "$pid"
+	rc=$?
+	damo stop >/dev/null 2>&1
+	unfill0
+	return "$rc"
+}
+for e in "${engines[@]}"; do
+	require "engine $e" mo_select "$e"
+	x0=$(vmstat pgexchange_success)
+	ktap_check "$e: node 0 full, exchange_on_full=1: a quarter of 32 MiB exchanged in, hot and cold data intact" \
+		full 1 --await-pct 25 --timeout 90
+	x=$(($(vmstat pgexchange_success) - x0))
+	ktap_check "$e: exchange_on_full=1: $x pages exchanged" test "$x" -gt 0
+done
+require "engine cpu" mo_select cpu
+x0=$(vmstat pgexchange_success) m0=$(vmstat pgmigrate_success)
+full 0 --await-pct 100 --timeout 15 >/tmp/damon-xo0.log 2>&1
+rc=$?
+ktap_diag </tmp/damon-xo0.log
+ktap_check "node 0 full, exchange_on_full=0: data intact (exit $rc: 0, or 2 for pages left on node 2)" \
+	test $rc = 0 -o "$(grep -c 'data intact, but' /tmp/damon-xo0.log)" = 1
+ktap_check "exchange_on_full=0: nothing exchanged ($(($(vmstat pgmigrate_success) - m0)) pages migrated as kswapd made room)" \
+	test "$(vmstat pgexchange_success)" = "$x0"
 
 ktap_finished

@@ -3,6 +3,7 @@
 # Node 0 of 4node-tiered made full, for the tiering tests:
 #
 #   free0              node 0's free memory, MiB
+#   zfree0             the same, of its DMA32 zone alone
 #   wmark0 min|low|high  node 0's DMA32 watermark (all its memory), MiB
 #   fill0 MIB [below]  drop the page cache, and take huge pages from node 0
 #                      so that, once MIB more are allocated there, it is
@@ -18,16 +19,21 @@
 N0=/sys/devices/system/node/node0
 HUGE0=$N0/hugepages/hugepages-2048kB/nr_hugepages
 free0() { awk '/MemFree/ {print int($4 / 1024)}' $N0/meminfo; }
+# node 0's free memory in its DMA32 zone, MiB
+zfree0() {
+	awk '/^Node/ {n = $2; z = $4} n == "0," && z == "DMA32" && $1 == "pages" && $2 == "free" {print int($3 / 256)}' /proc/zoneinfo
+}
 wmark0() {
 	awk -v w="$1" '/^Node/ {n = $2; z = $4} n == "0," && z == "DMA32" && $1 == w {print int($2 / 256)}' /proc/zoneinfo
 }
 fill0() {
-	local want _ lo=low hi=high
-	[ "${2:-}" = below ] && lo=min hi=low
+	local want _ lo=low hi=high free=free0
+	# Between min and low the margin is a few MiB: count DMA32 alone
+	[ "${2:-}" = below ] && lo=min hi=low free=zfree0
 	echo 3 >/proc/sys/vm/drop_caches
 	for _ in 1 2 3; do
 		want=$(($1 + ($(wmark0 $lo) + $(wmark0 $hi)) / 2))
-		echo $(($(cat $HUGE0) + ($(free0) - want) / 2)) >$HUGE0
+		echo $(($(cat $HUGE0) + ($($free) - want) / 2)) >$HUGE0
 	done
 }
 unfill0() { echo 0 >$HUGE0; }
