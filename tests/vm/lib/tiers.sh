@@ -10,8 +10,9 @@
 #                      left halfway between its low and high watermarks:
 #                      below high, so full for a promotion, and above low,
 #                      so kswapd stays asleep; with "below", halfway between
-#                      min and low, so that an allocation that does not
-#                      reclaim fails there (DAMON's migrations)
+#                      min and low: kswapd is awake, and an allocation
+#                      that does not reclaim (DAMON's migrations) has only
+#                      the few MiB down to min
 #   unfill0            give the huge pages back
 #
 # The watermarks change as huge pages are taken (unless min_free_kbytes was
