@@ -20,13 +20,14 @@
 N0=/sys/devices/system/node/node0
 HUGE0=$N0/hugepages/hugepages-2048kB/nr_hugepages
 free0() { awk '/MemFree/ {print int($4 / 1024)}' $N0/meminfo; }
-# node 0's free memory in its DMA32 zone, MiB
-zfree0() {
-	awk '/^Node/ {n = $2; z = $4} n == "0," && z == "DMA32" && $1 == "pages" && $2 == "free" {print int($3 / 256)}' /proc/zoneinfo
+# zone0 KEY: the value of /proc/zoneinfo's line KEY ("pages free", "min",
+# "low", "high") for node 0's DMA32 zone (all its memory), MiB
+zone0() {
+	awk -v k="$1" '/^Node/ {n = $2; z = $4; next}
+		n == "0," && z == "DMA32" {v = $NF; $NF = ""; sub(/ +$/, ""); sub(/^ +/, ""); if ($0 == k) print int(v / 256)}' /proc/zoneinfo
 }
-wmark0() {
-	awk -v w="$1" '/^Node/ {n = $2; z = $4} n == "0," && z == "DMA32" && $1 == w {print int($2 / 256)}' /proc/zoneinfo
-}
+zfree0() { zone0 "pages free"; }
+wmark0() { zone0 "$1"; }
 fill0() {
 	local want _ lo=low hi=high free=free0
 	# Between min and low the margin is a few MiB: count DMA32 alone
