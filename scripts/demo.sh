@@ -5,7 +5,9 @@
 # patched with the cpu engine and mtcopy with 1 and 2 threads, each also
 # trading folios by exchange against two migrations (table x); dcbm over
 # swdma with 1, 2, 4, 8 channels, the DSA-2LM workloads and the compaction
-# experiment), print the tables side by side and write
+# experiment), then boot the patched kernel in the 4node-tiered VM for the
+# hot-set residency benchmark (bench/tiering.sh, TIERBENCH_RUNS [3] and
+# TIERBENCH_ARGS), print the tables side by side and write
 # results/<date>-<commit>/ (markdown, CSV, PNG, the guest logs; results/latest
 # points at it).
 # MIGBENCH_ARGS overrides migbench's defaults (e.g. "--reps 3 --total 32M");
@@ -68,6 +70,11 @@ run_guarded scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeo
 		SWDMA_BANDWIDTH_MBPS="${SWDMA_BANDWIDTH_MBPS:-400}" \
 		bench/dma.sh "$x/dma.csv" > >(tee "$x/bench-dma.out")
 wait $! || true # tee
+step "VM 4node-tiered, $release: hot-set residency (bench/tiering.sh, ${TIERBENCH_RUNS:-3} runs)"
+rm -rf "$x/tiering"
+run_guarded scripts/vm-run --kernel "$kdir" --topology 4node-tiered --xdir "$x" --timeout 5400 -- \
+	env TIERBENCH_RUNS="${TIERBENCH_RUNS:-3}" TIERBENCH_ARGS="${TIERBENCH_ARGS:-}" \
+		bench/tiering.sh "$x/tiering"
 # One CSV: the header once, then the rows of the three runs
 {
 	tools/migbench/migbench --csv-header
@@ -86,9 +93,20 @@ python3 scripts/results.py "$x/migbench.csv" --md "$out/migbench.md" --png "$out
 	--meta "host=$(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
 	--meta "date=$(date -u +%Y-%m-%d)"
 cp "$x/migbench.csv" "$x/bench-dma.out" "$out/"
+topo4="4node-tiered: 2 vCPUs, nodes 0-1 (2 GiB, one CPU each) in the top memory tier, memory-only nodes 2-3 (1 GiB) in the lower one (QEMU ACPI HMAT), QEMU TCG"
+python3 bench/tiering-report.py "$x/tiering" --png "$out/tiering.png" \
+	--title "Hot-set residency on node 0, $release, TCG (mechanics only)" \
+	--meta "command=make demo (bench/tiering.sh, TIERBENCH_RUNS=${TIERBENCH_RUNS:-3} TIERBENCH_ARGS=${TIERBENCH_ARGS:-default})" \
+	--meta "kernel=$release ($npatch patches, bench config + memaccel.config)" \
+	--meta "topology=$topo4" \
+	--meta "settings=$(head -1 "$x/tiering/settings.txt" 2>/dev/null)" \
+	>"$out/tiering.md"
+cp -r "$x/tiering" "$out/tiering-runs"
 stage_times
 step results
 cat "$out/migbench.md"
 echo
-echo "results: ${out#"$top"/}/ (migbench.md, migbench.csv, migbench.png, bench-dma.out); results/latest points there"
+cat "$out/tiering.md"
+echo
+echo "results: ${out#"$top"/}/ (migbench.md, migbench.csv, migbench.png, bench-dma.out, tiering.md, tiering.png, tiering-runs/); results/latest points there"
 echo "compare two runs: scripts/results.py compare results/RUN1 results/RUN2"

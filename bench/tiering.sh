@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the residency benchmark (issue 14), on 4node-tiered: runs
+# tools/tierbench under each tiering configuration, interleaved (every
+# configuration once, then again), and writes into OUTDIR one CSV per run
+# (tierbench's rows and summary) and runs.tsv, a row per run with the
+# kernel's counters over the run:
+#   bench/tiering.sh OUTDIR [CONFIG...]
+# Configurations:
+#   none        no tiering: NUMA balancing off, no DAMON
+#   nb2         6.12: numa_balancing=2, demotion on
+#   nb2-batch-E the same with promote_batch=1 and promote_exchange=1,
+#               under engine E (cpu, mtcopy-2, dcbm-2: see mo_select)
+#   damon       DAMON via damo: migrate_hot of node 2 to node 0 and
+#               migrate_cold of node 0 to node 2, demotion on
+#   damon-xo    DAMON migrate_hot with exchange_on_full=1 (skipped when
+#               the kernel has no such file)
+# Node 0 is made full (tests/vm/lib/tiers.sh fill0) with the workload's
+# cold pages there: a promotion needs room made by demotion or an
+# exchange. TIERBENCH_RUNS [3], TIERBENCH_ARGS [--total 256M --hot 32M
+# --fast-init 64M --period 30 --shifts 3].
+set -uo pipefail
+out=$1
+shift
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/tests/vm/lib/engines.sh"
+. "$TOP/tests/vm/lib/damo.sh"
+# shellcheck source=/dev/null
+. "$TOP/tests/vm/lib/tiers.sh"
+T=$MO/tiering
+SCHEMES=/sys/kernel/mm/damon/admin/kdamonds
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] ||
+	configs=(none nb2 nb2-batch-cpu nb2-batch-mtcopy-2 nb2-batch-dcbm-2 damon damon-xo)
+runs=${TIERBENCH_RUNS:-3}
+read -ra targs <<<"${TIERBENCH_ARGS:---total 256M --hot 32M --fast-init 64M --period 30 --shifts 3}"
+fast_mib=64
+for ((i = 0; i < ${#targs[@]}; i++)); do
+	[ "${targs[i]}" = --fast-init ] && fast_mib=$(($(numfmt --from=iec "${targs[i + 1]}") >> 20))
+done
+mkdir -p "$out"
+counters=(pgpromote_success pgpromote_candidate pgdemote_kswapd pgdemote_direct
+	pgexchange_success pgmigrate_success numa_hint_faults)
+
+# The CPU time, in clock ticks, of the kernel threads that move pages
+kthread_ticks() {
+	local p t=0 s
+	for p in $(pgrep '^(kpromoted|kdamond|kswapd|kcompactd)'); do
+		s=$(cut -d' ' -f14,15 /proc/"$p"/stat 2>/dev/null) || continue
+		t=$((t + ${s% *} + ${s#* }))
+	done
+	echo "$t"
+}
+
+damon_on() {
+	case $1 in
+	damon)
+		# Two kdamonds, one per node: damo needs every marker then
+		damo start \
+			--kdamond --damon_ctx --ops paddr --monitoring_nr_regions_range 100 1000 \
+			--damon_target --numa_node 2 \
+			--damos_action migrate_hot 0 --damos_access_rate 5% max --damos_age 0 max \
+			--kdamond --damon_ctx --ops paddr --monitoring_nr_regions_range 100 1000 \
+			--damon_target --numa_node 0 \
+			--damos_action migrate_cold 2 --damos_access_rate 0% 0% --damos_age 5s max \
+			>/dev/null 2>/tmp/tierbench-damo.err ||
+			{ cat /tmp/tierbench-damo.err >&2; return 1; } ;;
+	damon-xo)
+		damo start --ops paddr --numa_node 2 --monitoring_nr_regions_range 100 1000 \
+			--damos_action migrate_hot 0 --damos_access_rate 5% max --damos_age 0 max \
+			>/dev/null &&
+			echo 1 >$SCHEMES/0/contexts/0/schemes/0/exchange_on_full &&
+			echo commit >$SCHEMES/0/state ;;
+	esac
+}
+
+setup() {
+	echo 0 >/proc/sys/kernel/numa_balancing
+	echo 1 >/sys/kernel/mm/numa/demotion_enabled
+	echo 0 >$T/promote_batch
+	echo 0 >$T/promote_exchange
+	mo_select cpu >/dev/null
+	case $1 in
+	none) echo 0 >/sys/kernel/mm/numa/demotion_enabled ;;
+	nb2) echo 2 >/proc/sys/kernel/numa_balancing ;;
+	nb2-batch-*)
+		mo_select "${1#nb2-batch-}" >/dev/null || return 1
+		echo 1 >$T/promote_batch
+		echo 1 >$T/promote_exchange
+		echo 2 >/proc/sys/kernel/numa_balancing ;;
+	damon | damon-xo) ;;
+	*) echo "unknown configuration $1" >&2; return 1 ;;
+	esac
+}
+
+teardown() {
+	damo stop >/dev/null 2>&1
+	echo 0 >/proc/sys/kernel/numa_balancing
+	echo 0 >$T/promote_batch
+	echo 0 >$T/promote_exchange
+	mo_select cpu >/dev/null
+	unfill0
+}
+
+damo_init >/dev/null 2>&1 || echo "tiering: no damo, DAMON configurations skipped" >&2
+has_xo=0
+damo start --ops paddr --numa_node 2 --damos_action migrate_hot 0 \
+	--damos_access_rate 100% 100% --damos_age 1000s max >/dev/null 2>&1 &&
+	[ -e $SCHEMES/0/contexts/0/schemes/0/exchange_on_full ] && has_xo=1
+damo stop >/dev/null 2>&1
+swapoff -a 2>/dev/null
+# Node 0's 16 MiB DMA zone: with the default lowmem_reserve_ratio its
+# reserve against movable allocations is 1/256 of a 2 GiB node, 8 MiB, so
+# with its own free pages it counts as balanced (pgdat_balanced() and
+# migrate_balanced_pgdat() take any zone that is) and kswapd never reclaims
+# or demotes from a full node 0. In a node of 64 GiB the reserve would be
+# 256 MiB: ratio 1 gives the DMA zone that proportion here.
+ratio=$(cat /proc/sys/vm/lowmem_reserve_ratio)
+read -ra r <<<"$ratio"
+r[0]=1
+echo "${r[*]}" >/proc/sys/vm/lowmem_reserve_ratio
+trap 'teardown; swapon -a 2>/dev/null; echo "$ratio" >/proc/sys/vm/lowmem_reserve_ratio' EXIT
+
+# What the runs had, for the report
+{
+	nbdir=/sys/kernel/debug/sched/numa_balancing
+	[ -d /sys/kernel/debug/sched ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	echo "tierbench ${targs[*]}; runs $runs, interleaved; lowmem_reserve_ratio $(tr '\t' ' ' </proc/sys/vm/lowmem_reserve_ratio) (was ${ratio//$'\t'/ });" \
+		"numa_balancing scan_period_min/max_ms $(cat $nbdir/scan_period_min_ms 2>/dev/null)/$(cat $nbdir/scan_period_max_ms 2>/dev/null)," \
+		"hot_threshold_ms $(cat $nbdir/hot_threshold_ms 2>/dev/null), promote_rate_limit_MBps $(cat /proc/sys/kernel/numa_balancing_promote_rate_limit_MBps);" \
+		"promote_batch_kb/delay_ms/queue_kb $(cat $T/promote_batch_kb)/$(cat $T/promote_delay_ms)/$(cat $T/promote_queue_kb);" \
+		"THP $(cat $THP/enabled); swap off; node 0 filled with huge pages to between its low and high watermarks with the workload's fast part in place"
+} >"$out/settings.txt"
+printf 'config\trun\t%s\tkthread_s\tsummary\n' "$(IFS=$'\t'; echo "${counters[*]}")" >"$out/runs.tsv"
+for ((r = 1; r <= runs; r++)); do
+	for c in "${configs[@]}"; do
+		if [ "$c" = damon-xo ] && [ $has_xo = 0 ]; then
+			echo "tiering: $c skipped: no exchange_on_full in this kernel" >&2
+			continue
+		fi
+		setup "$c" || { echo "tiering: $c: set-up failed" >&2; teardown; continue; }
+		fill0 "$fast_mib"
+		declare -A before=()
+		for k in "${counters[@]}"; do before[$k]=$(vmstat "$k"); done
+		k0=$(kthread_ticks)
+		rm -f /tmp/tierbench-ready
+		taskset -c 0 "$TOP/tools/tierbench/tierbench" "${targs[@]}" \
+			--ready /tmp/tierbench-ready >"$out/$c-$r.csv" &
+		pid=$!
+		while [ ! -e /tmp/tierbench-ready ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done
+		damon_on "$c" || echo "tiering: $c: damo failed" >&2
+		wait $pid
+		rc=$?
+		k1=$(kthread_ticks)
+		row="$c\t$r"
+		for k in "${counters[@]}"; do row+="\t$(($(vmstat "$k") - ${before[$k]}))"; done
+		sum=$(grep '^summary' "$out/$c-$r.csv")
+		[ $rc = 0 ] || sum+=" exit=$rc"
+		printf "$row\t%s\t%s\n" "$(awk -v t=$((k1 - k0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.2f", t / hz}')" "$sum" >>"$out/runs.tsv"
+		echo "tiering: run $r $c: ${sum#summary }" >&2
+		teardown
+	done
+done

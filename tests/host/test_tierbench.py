@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/tierbench's argument checks and bench/tiering-report.py's table:
+medians over runs, a shift that never reached 90 % counted as the period,
+and the data verdict of every run."""
+import os
+import sys
+
+import pytest
+
+from conftest import TOP, run
+
+TB = os.path.join(TOP, "tools", "tierbench", "tierbench")
+REPORT = os.path.join(TOP, "bench", "tiering-report.py")
+
+
+@pytest.mark.parametrize("args", [
+    ["--hot", "3M"],                               # not a multiple of 2 MB
+    ["--total", "64M", "--hot", "32M", "--fast-init", "64M"],  # no room
+    ["--period", "0"],
+    ["--shifts", "0"],
+    ["extra"],
+])
+def test_bad_args(tools_built, args):
+    r = run([TB] + args)
+    assert r.returncode == 1
+    assert "usage: tierbench" in r.stderr
+
+
+HEAD = ("config\trun\tpgpromote_success\tpgpromote_candidate\tpgdemote_kswapd"
+        "\tpgdemote_direct\tpgexchange_success\tpgmigrate_success"
+        "\tnuma_hint_faults\tkthread_s\tsummary\n")
+
+
+def tb_csv(t90, late, data="ok", period=30):
+    rows = "".join(f"{t:.1f},{int(t // period)},{r},0,0,0,0,0/0/0\n"
+                   for t, r in [(1, 0.1), (2, 0.5), (31, 0.95)])
+    return (f"# tierbench: 256 MiB, hot 32 MiB in 6 windows, 64 MiB placed on node 0, "
+            f"rest on node 2, 4K, period {period} s, 3 shifts\n"
+            "t,shift,residency,fast_pages,moved,wasted,writes_per_s,nodes\n" + rows +
+            f"summary t90={t90} residency_late={late} moved=10 wasted=2 data={data}\n")
+
+
+def test_report(tmp_path):
+    d = tmp_path
+    (d / "runs.tsv").write_text(
+        HEAD +
+        "a\t1\t100\t0\t4\t1\t0\t0\t7\t1.50\tsummary\n"
+        "a\t2\t300\t0\t6\t1\t0\t0\t9\t2.50\tsummary\n"
+        "b\t1\t0\t0\t0\t0\t8\t0\t0\t0.10\tsummary\n")
+    (d / "a-1.csv").write_text(tb_csv("10.0/-/20.0", 0.5))
+    (d / "a-2.csv").write_text(tb_csv("12.0/14.0/16.0", 0.7))
+    (d / "b-1.csv").write_text(tb_csv("-/-/-", 0.0, data="LOST"))
+    png = d / "r.png"
+    r = run([sys.executable, REPORT, str(d), "--png", str(png), "--meta", "k=v"])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "- k: v"
+    a = next(x for x in lines if x.startswith("| a |"))
+    b = next(x for x in lines if x.startswith("| b |"))
+    cells = [c.strip() for c in a.strip("|").split("|")]
+    # T90 over 10, 30 (never: the period), 20, 12, 14, 16: median 15
+    assert cells[2] == "15.0 (10.0-30.0)"
+    assert cells[3] == "1 of 6"
+    assert cells[4] == "0.60 (0.50-0.70)"
+    assert cells[7] == "200 (100-300)"       # pgpromote_success
+    assert cells[8] == "6 (5-7)"             # both pgdemote counters
+    assert cells[-1] == "ok"
+    cells = [c.strip() for c in b.strip("|").split("|")]
+    assert cells[3] == "3 of 3" and cells[-1] == "LOST"
+    assert png.stat().st_size > 1000
