@@ -15,6 +15,9 @@
 #               migrate_cold of node 0 to node 2, demotion on
 #   damon-xo    DAMON migrate_hot with exchange_on_full=1 (skipped when
 #               the kernel has no such file)
+#   policy      the exchange tiering policy (tiering/policy=1, its
+#               defaults), NUMA balancing off, demotion on (skipped when
+#               the kernel has no such file)
 # Node 0 is made full (tests/vm/lib/tiers.sh fill0) with the workload's
 # cold pages there: a promotion needs room made by demotion or an
 # exchange. TIERBENCH_RUNS [3], TIERBENCH_ARGS [--total 256M --hot 32M
@@ -31,7 +34,7 @@ T=$MO/tiering
 SCHEMES=/sys/kernel/mm/damon/admin/kdamonds
 configs=("$@")
 [ ${#configs[@]} -gt 0 ] ||
-	configs=(none nb2 nb2-batch-cpu nb2-batch-mtcopy-2 nb2-batch-dcbm-2 damon damon-xo)
+	configs=(none nb2 nb2-batch-cpu nb2-batch-mtcopy-2 nb2-batch-dcbm-2 damon damon-xo policy)
 runs=${TIERBENCH_RUNS:-3}
 read -ra targs <<<"${TIERBENCH_ARGS:---total 256M --hot 32M --fast-init 64M --period 30 --shifts 3}"
 fast_mib=64
@@ -79,6 +82,7 @@ setup() {
 	echo 1 >/sys/kernel/mm/numa/demotion_enabled
 	echo 0 >$T/promote_batch
 	echo 0 >$T/promote_exchange
+	[ ! -e $T/policy ] || echo 0 >$T/policy
 	mo_select cpu >/dev/null
 	case $1 in
 	none) echo 0 >/sys/kernel/mm/numa/demotion_enabled ;;
@@ -89,6 +93,7 @@ setup() {
 		echo 1 >$T/promote_exchange
 		echo 2 >/proc/sys/kernel/numa_balancing ;;
 	damon | damon-xo) ;;
+	policy) echo 1 >$T/policy ;;
 	*) echo "unknown configuration $1" >&2; return 1 ;;
 	esac
 }
@@ -98,6 +103,7 @@ teardown() {
 	echo 0 >/proc/sys/kernel/numa_balancing
 	echo 0 >$T/promote_batch
 	echo 0 >$T/promote_exchange
+	[ ! -e $T/policy ] || echo 0 >$T/policy
 	mo_select cpu >/dev/null
 	unfill0
 }
@@ -136,6 +142,10 @@ for ((r = 1; r <= runs; r++)); do
 	for c in "${configs[@]}"; do
 		if [ "$c" = damon-xo ] && [ $has_xo = 0 ]; then
 			echo "tiering: $c skipped: no exchange_on_full in this kernel" >&2
+			continue
+		fi
+		if [ "$c" = policy ] && [ ! -e $T/policy ]; then
+			echo "tiering: $c skipped: no tiering policy in this kernel" >&2
 			continue
 		fi
 		setup "$c" || { echo "tiering: $c: set-up failed" >&2; teardown; continue; }
