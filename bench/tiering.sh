@@ -20,8 +20,12 @@
 #               the kernel has no such file)
 # Node 0 is made full (tests/vm/lib/tiers.sh fill0) with the workload's
 # cold pages there: a promotion needs room made by demotion or an
-# exchange. TIERBENCH_RUNS [3], TIERBENCH_ARGS [--total 256M --hot 32M
-# --fast-init 64M --period 30 --shifts 3].
+# exchange. tierbench runs on CPU 0 beside tlb_churn (tests/vm/lib/tiers.sh),
+# a process that wakes 50 times a second there: without it QEMU's TLB keeps
+# the hot set's accessed bits from being set again once cleared, and DAMON
+# and the policy, which read them, see it as idle. TIERBENCH_RUNS [3],
+# TIERBENCH_ARGS [--total 256M --hot 32M --fast-init 64M --period 30
+# --shifts 3].
 set -uo pipefail
 out=$1
 shift
@@ -125,7 +129,8 @@ ratio=$(cat /proc/sys/vm/lowmem_reserve_ratio)
 read -ra r <<<"$ratio"
 r[0]=1
 echo "${r[*]}" >/proc/sys/vm/lowmem_reserve_ratio
-trap 'teardown; swapon -a 2>/dev/null; echo "$ratio" >/proc/sys/vm/lowmem_reserve_ratio' EXIT
+tlb_churn 0
+trap 'teardown; kill $TLB_CHURN_PID; swapon -a 2>/dev/null; echo "$ratio" >/proc/sys/vm/lowmem_reserve_ratio' EXIT
 
 # What the runs had, for the report
 {
@@ -135,7 +140,8 @@ trap 'teardown; swapon -a 2>/dev/null; echo "$ratio" >/proc/sys/vm/lowmem_reserv
 		"numa_balancing scan_period_min/max_ms $(cat $nbdir/scan_period_min_ms 2>/dev/null)/$(cat $nbdir/scan_period_max_ms 2>/dev/null)," \
 		"hot_threshold_ms $(cat $nbdir/hot_threshold_ms 2>/dev/null), promote_rate_limit_MBps $(cat /proc/sys/kernel/numa_balancing_promote_rate_limit_MBps);" \
 		"promote_batch_kb/delay_ms/queue_kb $(cat $T/promote_batch_kb)/$(cat $T/promote_delay_ms)/$(cat $T/promote_queue_kb);" \
-		"THP $(cat $THP/enabled); swap off; node 0 filled with huge pages to between its low and high watermarks with the workload's fast part in place"
+		"THP $(cat $THP/enabled); swap off; node 0 filled with huge pages to between its low and high watermarks with the workload's fast part in place;" \
+		"tierbench on CPU 0 beside tlb_churn (a process waking 50 times a second)"
 } >"$out/settings.txt"
 printf 'config\trun\t%s\tkthread_s\tsummary\n' "$(IFS=$'\t'; echo "${counters[*]}")" >"$out/runs.tsv"
 for ((r = 1; r <= runs; r++)); do

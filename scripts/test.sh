@@ -118,7 +118,7 @@ vm_tests 4node topology offload
 # nodes in a lower tier, with demotion targets; then batched promotion
 # from that tier, exchange into a full node, demotion and DAMON's
 # migrate_hot/cold under every engine.
-vm_tests 4node-tiered topology tiering tiering-damon
+vm_tests 4node-tiered topology tiering tiering-damon tiering-policy
 
 stage_times
 step summary

@@ -30,6 +30,9 @@ read -ra engines <<<"${MEMACCEL_MO_ENGINES:-cpu mtcopy-2 dcbm-2}"
 ktap_plan $((1 + ${#engines[@]} + 1 + 1 + ${#engines[@]} * 2 + 2))
 
 restore /proc/sys/kernel/numa_balancing
+# migcheck runs on CPU 0: without this, DAMON stops seeing its accesses
+# once QEMU's TLB holds them all (lib/tiers.sh)
+tlb_churn 0
 at_exit write_value $MO/engine cpu
 echo 0 >/proc/sys/kernel/numa_balancing
 

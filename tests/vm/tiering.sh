@@ -39,21 +39,6 @@ restore /proc/sys/kernel/numa_balancing $T/promote_batch_kb \
 at_exit write_value $MO/engine cpu
 at_exit write_value $T/promote_batch 0
 
-stat() { cat $T/stats/"$1"; }
-vmstat() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
-isolated() { awk '$1 == "nr_isolated_anon" {print $2}' /sys/devices/system/node/node2/vmstat; }
-threads() { pgrep -c '^kpromoted' || true; }
-# Node 2's isolated anon pages back to $1 within 5 s
-# shellcheck disable=SC2317 # run through ktap_check
-isolated_back() {
-	local i
-	for ((i = 0; i < 50; i++)); do
-		[ "$(isolated)" -le "$1" ] && return 0
-		sleep 0.1
-	done
-	echo "node2 nr_isolated_anon $(isolated), was $1"
-	return 1
-}
 # migcheck runs in its own memcg
 CG=/sys/fs/cgroup/memaccel-tiering
 grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Node 0 of 4node-tiered made full, for the tiering tests:
+# Helpers of the tiering tests on 4node-tiered, sourced after engines.sh:
 #
 #   free0              node 0's free memory, MiB
 #   zfree0             the same, of its DMA32 zone alone
@@ -14,6 +14,14 @@
 #                      that does not reclaim (DAMON's migrations) has only
 #                      the few MiB down to min
 #   unfill0            give the huge pages back
+#   stat NAME          the tiering counter stats/NAME
+#   isolated           node 2's isolated anonymous pages
+#   isolated_back N    wait up to 5 s for isolated to be N or fewer; else
+#                      say how many there are and fail
+#   threads            how many kpromoted threads run
+#   tlb_churn CPU      start a process on CPU that wakes 50 times a second
+#                      (below); its pid is in TLB_CHURN_PID, and at_exit
+#                      kills it where ktap.sh is sourced
 #
 # The watermarks change as huge pages are taken (unless min_free_kbytes was
 # set by hand), so fill0 adjusts twice.
@@ -39,3 +47,37 @@ fill0() {
 	done
 }
 unfill0() { echo 0 >$HUGE0; }
+stat() { cat "$MO/tiering/stats/$1"; }
+isolated() { awk '$1 == "nr_isolated_anon" {print $2}' /sys/devices/system/node/node2/vmstat; }
+threads() { pgrep -c '^kpromoted' || true; }
+# shellcheck disable=SC2317 # run through ktap_check
+isolated_back() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ "$(isolated)" -le "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "node2 nr_isolated_anon $(isolated), was $1"
+	return 1
+}
+# Accessed bits in the guest need tlb_churn on the CPU of a pinned workload.
+# x86 clears a PTE's accessed bit without a TLB flush and counts on "a
+# context switch or a VM operation" to flush it eventually (the comment on
+# ptep_clear_flush_young()). QEMU's software TLB grows to hold the whole
+# working set of a writer that runs alone on its CPU (8192 entries for
+# 32 MiB of 4 KiB pages; a real second-level TLB holds about 2048), and it
+# sets an accessed bit only when it refills an entry, so DAMON and
+# folio_referenced() see that writer as idle for as long as nothing else
+# runs there. A switch to another mm writes CR3, which empties QEMU's TLB.
+# Measured in one boot, migcheck --writers 1 --readers 1 on CPU 0 over
+# 32 MiB of node 2, DAMON "stat" on node 2: 0 regions tried per 5 s alone
+# (after the first minute), 290-360 with tlb_churn 0, three times each.
+tlb_churn() {
+	taskset -c "$1" python3 -c 'import time
+while True:
+    time.sleep(0.02)' &
+	TLB_CHURN_PID=$!
+	if declare -F at_exit >/dev/null; then
+		at_exit kill "$TLB_CHURN_PID"
+	fi
+}

@@ -35,21 +35,10 @@ at_exit write_value $MO/engine cpu
 at_exit write_value $T/policy 0
 echo 0 >/proc/sys/kernel/numa_balancing
 echo 0 >$T/promote_batch
+# The workloads run on CPU 0: without this, folio_referenced() stops seeing
+# their accesses once QEMU's TLB holds them all (lib/tiers.sh)
+tlb_churn 0
 
-stat() { cat $T/stats/"$1"; }
-vmstat() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
-isolated() { awk '$1 == "nr_isolated_anon" {print $2}' /sys/devices/system/node/node2/vmstat; }
-threads() { pgrep -c '^kpromoted' || true; }
-# shellcheck disable=SC2317 # run through ktap_check
-isolated_back() {
-	local i
-	for ((i = 0; i < 50; i++)); do
-		[ "$(isolated)" -le "$1" ] && return 0
-		sleep 0.1
-	done
-	echo "node2 nr_isolated_anon $(isolated), was $1"
-	return 1
-}
 # migcheck --await 0 of folios on node 2, writers and readers on CPU 0
 # shellcheck disable=SC2317 # run through ktap_check
 promote() {
@@ -135,6 +124,11 @@ full() {
 	FULL_RC=$?
 	echo 0 >"$T/policy"
 	unfill0
+	# What the policy did, since boot, for a run that fails
+	for f in intervals scanned hot promoted exchanged; do
+		printf 'policy_%s %s  ' "$f" "$(stat "policy_$f")"
+	done
+	echo
 	return "$FULL_RC"
 }
 for e in "${engines[@]}"; do
