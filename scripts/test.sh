@@ -96,29 +96,36 @@ vm_tests 2node topology migbench kunit offload eligibility storm dma mo-selftest
 # Upstream mm selftests: same two nodes, two CPUs each (migration.c needs
 # three or more CPUs and skips everything with two). First with the
 # kernel's own copy, then every category under mtcopy with 4 threads
-# (every batch split), migration under mtcopy with 1 and 2 threads, and
-# migration, thp, cow and ksm under dcbm on 4 swdma channels (every folio
-# by DMA).
-# Every engine meets every category at least once.
+# (every batch split) and under dcbm on 4 swdma channels (every folio by
+# DMA). Every engine meets every category at least once; 4node-tiered
+# runs four of them again under mtcopy and dcbm on 2, with tiering busy.
 cats=(migration ksm ksm_numa thp cow)
 mm=()
 for c in "${cats[@]}"; do mm+=("mm:$c" "mm:$c@mtcopy-4" "mm:$c@dcbm-4"); done
 # make test-full: what does not fit in make test's hour, every category
 # under the other thread and channel counts too.
+# (migration under mtcopy on 1 and 2 threads, 250 s, moved here when the
+# tiering run of the mm selftests came in)
 if [ "${MEMACCEL_TEST_FULL:-0}" = 1 ]; then
 	for e in mtcopy-1 mtcopy-2 dcbm-1 dcbm-8; do
 		for c in "${cats[@]}"; do mm+=("mm:$c@$e"); done
 	done
-else
-	mm+=(mm:migration@mtcopy-1 mm:migration@mtcopy-2)
 fi
 vm_tests 2node-4cpu topology "${mm[@]}"
 vm_tests 4node topology offload
 # The same four nodes with an ACPI HMAT: the kernel puts the memory-only
 # nodes in a lower tier, with demotion targets; then batched promotion
 # from that tier, exchange into a full node, demotion and DAMON's
-# migrate_hot/cold under every engine.
-vm_tests 4node-tiered topology tiering tiering-damon tiering-policy
+# migrate_hot/cold under every engine, and the tiering policy. Then the
+# upstream mm selftests once more, with the tiering paths busy beside
+# them (mm-selftests.sh, MEMACCEL_MM_TIERING): migration needs three
+# CPUs and skips with this guest's two, so ksm, ksm_numa and cow, one
+# engine each. thp runs there in make test-full only: its khugepaged
+# collapse_compound_extreme fails to get a THP with tiering busy (every
+# attempt in two boots; it passes without), not understood yet.
+tiered=(mm:ksm@cpu+tiering mm:ksm_numa@mtcopy-2+tiering mm:cow@dcbm-2+tiering)
+[ "${MEMACCEL_TEST_FULL:-0}" = 1 ] && tiered+=(mm:thp@mtcopy-2+tiering)
+vm_tests 4node-tiered topology tiering tiering-damon tiering-policy "${tiered[@]}"
 
 stage_times
 step summary

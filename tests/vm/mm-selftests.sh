@@ -54,6 +54,52 @@ if [[ " $cats " == *" ksm_numa "* ]] && [ -w /sys/kernel/mm/ksm/smart_scan ]; th
 	echo 0 >/sys/kernel/mm/ksm/smart_scan
 	echo "# ksm smart_scan off for ksm_numa"
 fi
+# MEMACCEL_MM_TIERING=1 (4node-tiered): the tiering paths busy while the
+# selftests run. NUMA balancing in tiering mode with batched promotion and
+# exchange at drain, the exchange tiering policy (200 ms intervals),
+# demotion on, and migcheck on CPU 0 (beside tlb_churn, lib/tiers.sh)
+# filling 16 MiB on node 2 again and again, with a writer and a reader,
+# until the tiering paths have moved half of it to node 0 or 20 s have
+# passed; every word checked each time. Its result, "data intact in
+# every run", goes to $MEMACCEL_KTAP_OUT/$MEMACCEL_TEST_NAME-background.tap
+# (a result of its own: the selftests' TAP goes through unchanged).
+bg=
+if [ "${MEMACCEL_MM_TIERING:-0}" = 1 ]; then
+	# shellcheck source=/dev/null
+	. "$TOP/tests/vm/lib/tiers.sh"
+	T=$MO/tiering
+	[ -e $T/policy ] || ktap_bail_out "MEMACCEL_MM_TIERING: no $T/policy in this kernel"
+	restore /proc/sys/kernel/numa_balancing /sys/kernel/mm/numa/demotion_enabled \
+		$T/promote_batch $T/promote_exchange $T/policy $T/policy_interval_ms
+	at_exit write_value $T/policy 0
+	at_exit write_value $T/promote_batch 0
+	echo 2 >/proc/sys/kernel/numa_balancing
+	echo 1 >/sys/kernel/mm/numa/demotion_enabled
+	echo 1 >$T/promote_batch
+	echo 1 >$T/promote_exchange
+	echo 200 >$T/policy_interval_ms
+	echo 1 >$T/policy
+	tlb_churn 0
+	bglog=$(mktemp /tmp/mm-tiering-bg.XXXXXX)
+	at_exit rm -f "$bglog" /tmp/mm-tiering-bg.stop
+	rm -f /tmp/mm-tiering-bg.stop
+	(
+		n=0 bad=0
+		while [ ! -e /tmp/mm-tiering-bg.stop ]; do
+			o=$(taskset -c 0 "$MIGCHECK" --src 2 --await 0 --size 4096 --total 16M \
+				--writers 1 --readers 1 --await-pct 50 --timeout 20 2>&1)
+			rc=$?
+			n=$((n + 1))
+			if [ $rc != 0 ] && ! printf '%s\n' "$o" | grep -q 'data intact, but'; then
+				bad=$((bad + 1))
+				printf 'run %d, exit %d:\n%s\n' $n $rc "$o" | tail -8
+			fi
+		done
+		echo "runs $n bad $bad"
+	) >"$bglog" 2>&1 &
+	bg=$!
+	echo "# tiering busy beside the selftests: numa_balancing 2, promote_batch 1, promote_exchange 1, policy 1 (200 ms), migcheck 16 MiB node 2 -> 0 in a loop"
+fi
 echo "# hugetlb reserved: 2M $(cat $hp/hugepages-2048kB/nr_hugepages), 1G $(cat $hp/hugepages-1048576kB/nr_hugepages 2>/dev/null || echo n/a)"
 
 # A failed category is run again, up to MEMACCEL_MM_ATTEMPTS times in all
@@ -91,5 +137,21 @@ for ((a = 1; ; a++)); do
 done
 if [ -n "${MEMACCEL_ENGINE:-}" ]; then
 	echo "# engine stats: $(mo_stats)"
+fi
+if [ -n "$bg" ]; then
+	touch /tmp/mm-tiering-bg.stop
+	wait "$bg"
+	echo "# tiering counters: $(for f in policy_promoted policy_exchanged; do printf '%s %s ' $f "$(stat $f)"; done)pgpromote_success $(vmstat pgpromote_success) pgexchange_success $(vmstat pgexchange_success)"
+	last=$(tail -1 "$bglog")
+	{
+		echo "KTAP version 1"
+		echo "1..1"
+		sed '$d; s/^/# /' "$bglog"
+		if [[ "$last" =~ ^runs\ ([0-9]+)\ bad\ 0$ ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
+			echo "ok 1 tiering beside mm selftests ($cats): ${BASH_REMATCH[1]} migcheck runs 2 -> 0, data intact in every one"
+		else
+			echo "not ok 1 tiering beside mm selftests ($cats): ${last:-no result}"
+		fi
+	} >"${MEMACCEL_KTAP_OUT:-/tmp}/${MEMACCEL_TEST_NAME:-mm}-background.tap"
 fi
 exit "$rc"

@@ -19,12 +19,16 @@ fi
 for t in "$@"; do
 	# "mm:CAT" runs one category of the upstream mm selftests.
 	name=${t/:/-}
+	# A test may add results of its own in $out/$name-*.tap
+	export MEMACCEL_KTAP_OUT=$out MEMACCEL_TEST_NAME=$name
 	case "$t" in
-	# "mm:CAT@ENGINE" runs it with a migration copy engine selected.
+	# "mm:CAT@ENGINE" runs it with a migration copy engine selected;
+	# "mm:CAT@ENGINE+tiering" with the tiering paths busy beside it.
 	mm:*@*)
-		spec=${t#mm:}
+		spec=${t#mm:} tiering=0
+		[[ "$spec" == *+tiering ]] && spec=${spec%+tiering} tiering=1
 		cmd=(env MEMACCEL_MM_CATEGORIES="${spec%@*}" MEMACCEL_ENGINE="${spec#*@}" \
-			bash "$here/mm-selftests.sh") ;;
+			MEMACCEL_MM_TIERING="$tiering" bash "$here/mm-selftests.sh") ;;
 	mm:*) cmd=(env MEMACCEL_MM_CATEGORIES="${t#mm:}" bash "$here/mm-selftests.sh") ;;
 	*) cmd=(bash "$here/$t.sh") ;;
 	esac

@@ -148,8 +148,7 @@ restore /proc/sys/vm/min_free_kbytes /sys/kernel/mm/numa/demotion_enabled "$HUGE
 # Watermarks that huge pages and THP settings do not move, 40/51/61 MiB
 # on node 0; no swap and no demotion, so that kswapd cannot make room
 echo 131072 >/proc/sys/vm/min_free_kbytes
-at_exit swapon -a
-swapoff -a 2>/dev/null
+swap_off
 echo 0 >/sys/kernel/mm/numa/demotion_enabled
 # full XO ARGS...: migcheck of 32 MiB on node 2 awaited on node 0, with
 # 64 MiB of untouched partners on node 0, which is then made full; DAMON

@@ -97,8 +97,7 @@ echo 131072 >/proc/sys/vm/min_free_kbytes
 read -ra ratio </proc/sys/vm/lowmem_reserve_ratio
 ratio[0]=1
 echo "${ratio[*]}" >/proc/sys/vm/lowmem_reserve_ratio
-at_exit swapon -a
-swapoff -a 2>/dev/null
+swap_off
 echo 0 >/sys/kernel/mm/numa/demotion_enabled
 cold=64 hot=32
 # full ARGS...: migcheck of ${hot} MiB on node 2 awaited on node 0, with

@@ -19,6 +19,9 @@
 #   isolated_back N    wait up to 5 s for isolated to be N or fewer; else
 #                      say how many there are and fail
 #   threads            how many kpromoted threads run
+#   swap_off           switch every swap device off, and at exit on again
+#                      (run.sh's zram swap is not in fstab: swapon -a
+#                      would leave it off for the tests after)
 #   tlb_churn CPU      start a process on CPU that wakes 50 times a second
 #                      (below); its pid is in TLB_CHURN_PID, and at_exit
 #                      kills it where ktap.sh is sourced
@@ -36,18 +39,29 @@ zone0() {
 }
 zfree0() { zone0 "pages free"; }
 wmark0() { zone0 "$1"; }
+# fill0 counts DMA32's free pages alone, as it counts DMA32's watermarks:
+# node 0's 16 MiB DMA zone is out of reach of movable allocations once its
+# lowmem_reserve_ratio is 1, as the tests set it, and counting it left
+# 64 MiB of cold pages bound to node 0, with no swap, short of the min
+# watermark: OOM-killed.
 fill0() {
-	local want _ lo=low hi=high free=free0
-	# Between min and low the margin is a few MiB: count DMA32 alone
-	[ "${2:-}" = below ] && lo=min hi=low free=zfree0
+	local want _ lo=low hi=high
+	[ "${2:-}" = below ] && lo=min hi=low
 	echo 3 >/proc/sys/vm/drop_caches
 	for _ in 1 2 3; do
 		want=$(($1 + ($(wmark0 $lo) + $(wmark0 $hi)) / 2))
-		echo $(($(cat $HUGE0) + ($($free) - want) / 2)) >$HUGE0
+		echo $(($(cat $HUGE0) + ($(zfree0) - want) / 2)) >$HUGE0
 	done
 }
 unfill0() { echo 0 >$HUGE0; }
 stat() { cat "$MO/tiering/stats/$1"; }
+swap_off() {
+	local d _
+	while read -r d _; do
+		at_exit swapon "$d"
+	done < <(tail -n +2 /proc/swaps)
+	swapoff -a 2>/dev/null
+}
 isolated() { awk '$1 == "nr_isolated_anon" {print $2}' /sys/devices/system/node/node2/vmstat; }
 threads() { pgrep -c '^kpromoted' || true; }
 # shellcheck disable=SC2317 # run through ktap_check
