@@ -168,15 +168,6 @@ restore /sys/kernel/mm/numa/demotion_enabled $T/promote_exchange $HUGE0 \
 # is computed again from the memory left outside huge pages whenever the
 # THP settings change (migcheck sets them), and would drop under MiB
 echo 32768 >/proc/sys/vm/min_free_kbytes
-# Node 0's 16 MiB DMA zone reserved, as a node of 64 GiB would reserve
-# it (tiering-policy.sh and bench/tiering.sh do the same): else its own
-# free pages make node 0 count as balanced (pgdat_balanced(),
-# migrate_balanced_pgdat() take any zone that is), and whether kswapd is
-# woken depends on how much of it the test's cold pages took
-restore /proc/sys/vm/lowmem_reserve_ratio
-read -ra ratio </proc/sys/vm/lowmem_reserve_ratio
-ratio[0]=1
-echo "${ratio[*]}" >/proc/sys/vm/lowmem_reserve_ratio
 swap_off
 echo 0 >/sys/kernel/mm/numa/demotion_enabled
 cold=64 hot=32

@@ -39,18 +39,14 @@ zone0() {
 }
 zfree0() { zone0 "pages free"; }
 wmark0() { zone0 "$1"; }
-# fill0 counts DMA32's free pages alone, as it counts DMA32's watermarks:
-# node 0's 16 MiB DMA zone is out of reach of movable allocations once its
-# lowmem_reserve_ratio is 1, as the tests set it, and counting it left
-# 64 MiB of cold pages bound to node 0, with no swap, short of the min
-# watermark: OOM-killed.
 fill0() {
-	local want _ lo=low hi=high
-	[ "${2:-}" = below ] && lo=min hi=low
+	local want _ lo=low hi=high free=free0
+	# Between min and low the margin is a few MiB: count DMA32 alone
+	[ "${2:-}" = below ] && lo=min hi=low free=zfree0
 	echo 3 >/proc/sys/vm/drop_caches
 	for _ in 1 2 3; do
 		want=$(($1 + ($(wmark0 $lo) + $(wmark0 $hi)) / 2))
-		echo $(($(cat $HUGE0) + ($(zfree0) - want) / 2)) >$HUGE0
+		echo $(($(cat $HUGE0) + ($($free) - want) / 2)) >$HUGE0
 	done
 }
 unfill0() { echo 0 >$HUGE0; }
