@@ -10,7 +10,8 @@ from conftest import TOP
 
 # Set by the harness itself for the guest or between its own scripts.
 INTERNAL = {"MEMACCEL_TOP", "MEMACCEL_PARTIAL_SERIES", "MEMACCEL_TOPOLOGY",
-            "MEMACCEL_ENGINE", "MEMACCEL_MM_CATEGORIES"}
+            "MEMACCEL_ENGINE", "MEMACCEL_MM_CATEGORIES", "MEMACCEL_KTAP_OUT",
+            "MEMACCEL_TEST_NAME"}
 
 
 def readme():
