@@ -81,7 +81,8 @@ isolated_back() {
 # runs there. A switch to another mm writes CR3, which empties QEMU's TLB.
 # Measured in one boot, migcheck --writers 1 --readers 1 on CPU 0 over
 # 32 MiB of node 2, DAMON "stat" on node 2: 0 regions tried per 5 s alone
-# (after the first minute), 290-360 with tlb_churn 0, three times each.
+# (after the first minute), 290-360 with tlb_churn 0, three times each
+# (kernel/wip/experiments/tlb-accessed-bits.sh).
 tlb_churn() {
 	taskset -c "$1" python3 -c 'import time
 while True:
