@@ -19,6 +19,9 @@
 #   isolated_back N    wait up to 5 s for isolated to be N or fewer; else
 #                      say how many there are and fail
 #   threads            how many kpromoted threads run
+#   snap FILE          the tiering stats and /proc/vmstat's promotion,
+#                      exchange, demotion and reclaim items, to FILE
+#   snap_diff FILE     what changed since snap FILE: "name +delta" lines
 #   swap_off           switch every swap device off, and at exit on again
 #                      (run.sh's zram swap is not in fstab: swapon -a
 #                      would leave it off for the tests after)
@@ -57,6 +60,16 @@ swap_off() {
 		at_exit swapon "$d"
 	done < <(tail -n +2 /proc/swaps)
 	swapoff -a 2>/dev/null
+}
+snap() {
+	{
+		for f in "$MO"/tiering/stats/*; do echo "${f##*/} $(cat "$f")"; done
+		grep -E '^(numa_hint_faults|numa_pages_migrated|pgpromote_|pgexchange_|pgdemote_|pageoutrun|allocstall|compact_stall|oom_kill)' /proc/vmstat
+	} | sort >"$1"
+}
+snap_diff() {
+	snap "$1.now"
+	join "$1" "$1.now" | awk '$3 != $2 {printf "%s +%d\n", $1, $3 - $2}'
 }
 isolated() { awk '$1 == "nr_isolated_anon" {print $2}' /sys/devices/system/node/node2/vmstat; }
 threads() { pgrep -c '^kpromoted' || true; }
