@@ -7,7 +7,8 @@
 # kernel's counters over the run:
 #   bench/tiering.sh OUTDIR [CONFIG...]
 # Configurations:
-#   none        no tiering: NUMA balancing off, no DAMON
+#   none        no tiering: NUMA balancing off, no DAMON (demotion on, as
+#               in every configuration)
 #   nb2         6.12: numa_balancing=2, demotion on
 #   nb2-batch-E the same with promote_batch=1 and promote_exchange=1,
 #               under engine E (cpu, mtcopy-2, dcbm-2: see mo_select)
@@ -89,7 +90,13 @@ setup() {
 	[ ! -e $T/policy ] || echo 0 >$T/policy
 	mo_select cpu >/dev/null
 	case $1 in
-	none) echo 0 >/sys/kernel/mm/numa/demotion_enabled ;;
+	# Demotion stays on in every configuration, none included: without
+	# it kswapd finds nothing to reclaim on node 0 (no swap), fails
+	# MAX_RECLAIM_RETRIES times, and 6.12 then no longer wakes it for
+	# the node (a "hopeless node") until a reclaim succeeds, so every
+	# configuration after "none" ran with no demotion at all (the first
+	# boot of 2026-11-27: pgdemote 0 in all 24 runs)
+	none) ;;
 	nb2) echo 2 >/proc/sys/kernel/numa_balancing ;;
 	nb2-batch-*)
 		mo_select "${1#nb2-batch-}" >/dev/null || return 1
@@ -156,6 +163,9 @@ for ((r = 1; r <= runs; r++)); do
 		fi
 		setup "$c" || { echo "tiering: $c: set-up failed" >&2; teardown; continue; }
 		fill0 "$fast_mib"
+		# Node 0 as the run found it, at the end of runs.tsv's row
+		n0="node0_free=$(free0) node0_dma32_free=$(zfree0) node0_high=$(wmark0 high)"
+		n0+=" node0_unreclaimable=$(awk '/^Node 0,/ {n = 1} n && /node_unreclaimable/ {print $2; exit}' /proc/zoneinfo)"
 		declare -A before=()
 		for k in "${counters[@]}"; do before[$k]=$(vmstat "$k"); done
 		k0=$(kthread_ticks)
@@ -172,6 +182,7 @@ for ((r = 1; r <= runs; r++)); do
 		for k in "${counters[@]}"; do row+="\t$(($(vmstat "$k") - ${before[$k]}))"; done
 		sum=$(grep '^summary' "$out/$c-$r.csv")
 		[ $rc = 0 ] || sum+=" exit=$rc"
+		sum+=" $n0"
 		printf "$row\t%s\t%s\n" "$(awk -v t=$((k1 - k0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.2f", t / hz}')" "$sum" >>"$out/runs.tsv"
 		echo "tiering: run $r $c: ${sum#summary }" >&2
 		teardown
