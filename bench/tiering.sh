@@ -126,16 +126,9 @@ damo start --ops paddr --numa_node 2 --damos_action migrate_hot 0 \
 	[ -e $SCHEMES/0/contexts/0/schemes/0/exchange_on_full ] && has_xo=1
 damo stop >/dev/null 2>&1
 swapoff -a 2>/dev/null
-# Node 0's 16 MiB DMA zone: with the default lowmem_reserve_ratio its
-# reserve against movable allocations is 1/256 of a 2 GiB node, 8 MiB, so
-# with its own free pages it counts as balanced (pgdat_balanced() and
-# migrate_balanced_pgdat() take any zone that is) and kswapd never reclaims
-# or demotes from a full node 0. In a node of 64 GiB the reserve would be
-# 256 MiB: ratio 1 gives the DMA zone that proportion here.
+# Node 0's DMA zone would count as room (tests/vm/lib/tiers.sh)
 ratio=$(cat /proc/sys/vm/lowmem_reserve_ratio)
-read -ra r <<<"$ratio"
-r[0]=1
-echo "${r[*]}" >/proc/sys/vm/lowmem_reserve_ratio
+reserve_dma0
 tlb_churn 0
 trap 'teardown; kill $TLB_CHURN_PID; swapon -a 2>/dev/null; echo "$ratio" >/proc/sys/vm/lowmem_reserve_ratio' EXIT
 
@@ -165,7 +158,7 @@ for ((r = 1; r <= runs; r++)); do
 		fill0 "$fast_mib"
 		# Node 0 as the run found it, at the end of runs.tsv's row
 		n0="node0_free=$(free0) node0_dma32_free=$(zfree0) node0_high=$(wmark0 high)"
-		n0+=" node0_unreclaimable=$(awk '/^Node 0,/ {n = 1} n && /node_unreclaimable/ {print $2; exit}' /proc/zoneinfo)"
+		n0+=" node0_$(node0_unreclaimable | tr ' ' =)"
 		declare -A before=()
 		for k in "${counters[@]}"; do before[$k]=$(vmstat "$k"); done
 		k0=$(kthread_ticks)

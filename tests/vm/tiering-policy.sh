@@ -91,12 +91,8 @@ restore /sys/kernel/mm/numa/demotion_enabled "$HUGE0" /proc/sys/vm/min_free_kbyt
 # Watermarks that THP settings (migcheck's) do not raise meanwhile: they
 # recompute min_free_kbytes when it is below what THP recommends
 echo 131072 >/proc/sys/vm/min_free_kbytes
-# Node 0's 16 MiB DMA zone would count as room (migrate_balanced_pgdat()
-# takes any zone above its high watermark): reserve it, as a node of
-# 64 GiB would (bench/tiering.sh does the same)
-read -ra ratio </proc/sys/vm/lowmem_reserve_ratio
-ratio[0]=1
-echo "${ratio[*]}" >/proc/sys/vm/lowmem_reserve_ratio
+# Node 0's DMA zone would count as room (lib/tiers.sh)
+reserve_dma0
 swap_off
 echo 0 >/sys/kernel/mm/numa/demotion_enabled
 cold=64 hot=32

@@ -14,6 +14,11 @@
 #                      that does not reclaim (DAMON's migrations) has only
 #                      the few MiB down to min
 #   unfill0            give the huge pages back
+#   reserve_dma0       reserve node 0's DMA zone against movable allocations
+#                      (lowmem_reserve_ratio[0] = 1, below); the caller
+#                      puts the old ratio back
+#   node0_unreclaimable  "node_unreclaimable 1" when kswapd has given up on
+#                      node 0 (6.12's "hopeless node"), else 0
 #   stat NAME          the tiering counter stats/NAME
 #   isolated           node 2's isolated anonymous pages
 #   isolated_back N    wait up to 5 s for isolated to be N or fewer; else
@@ -53,6 +58,22 @@ fill0() {
 	done
 }
 unfill0() { echo 0 >$HUGE0; }
+# Node 0's 16 MiB DMA zone: with the default lowmem_reserve_ratio its
+# reserve against movable allocations is 1/256 of a 2 GiB node, 8 MiB, so
+# with its own free pages it counts as balanced (pgdat_balanced() and
+# migrate_balanced_pgdat() take any zone that is): kswapd neither reclaims
+# nor demotes for a full node 0, and a promotion counts it as having room.
+# In a node of 64 GiB the reserve would be 256 MiB: ratio 1 gives the DMA
+# zone that proportion here.
+reserve_dma0() {
+	local r
+	read -ra r </proc/sys/vm/lowmem_reserve_ratio
+	r[0]=1
+	echo "${r[*]}" >/proc/sys/vm/lowmem_reserve_ratio
+}
+node0_unreclaimable() {
+	awk '/^Node 0,/ {n = 1} n && $1 == "node_unreclaimable:" {print $1, $2; exit}' /proc/zoneinfo
+}
 stat() { cat "$MO/tiering/stats/$1"; }
 swap_off() {
 	local d _
