@@ -138,16 +138,25 @@ for e in "${engines[@]}"; do
 done
 require "engine cpu" mo_select cpu
 
+# policy_tierbench FAST_MIB CSV ARGS...: tierbench ARGS on CPU 0, its first
+# FAST_MIB placed on node 0 (--fast-init), node 0 then full (fill0), the
+# policy on; its CSV to CSV and its last rows to the diagnostics. Sets rc,
+# its exit code, and sum, its summary line.
+policy_tierbench() {
+	local fast=$1 csv=$2
+	shift 2
+	fill0 "$fast"
+	echo 1 >$T/policy
+	taskset -c 0 "$TIERBENCH" --fast-init "${fast}M" "$@" >"$csv" 2>&1
+	rc=$?
+	echo 0 >$T/policy
+	unfill0
+	tail -3 "$csv" | ktap_diag
+	sum=$(grep '^summary' "$csv")
+}
+
 # -- a stable pattern: one hot window for the whole run, node 0 full
-fill0 64
-echo 1 >$T/policy
-taskset -c 0 "$TIERBENCH" --total 256M --hot 32M --fast-init 64M --period 20 --shifts 1 \
-	>/tmp/tiering-policy-tb.csv 2>&1
-rc=$?
-echo 0 >$T/policy
-unfill0
-tail -3 /tmp/tiering-policy-tb.csv | ktap_diag
-sum=$(grep '^summary' /tmp/tiering-policy-tb.csv)
+policy_tierbench 64 /tmp/tiering-policy-tb.csv --total 256M --hot 32M --period 20 --shifts 1
 ktap_check "stable pattern: the hot set reaches 90% on node 0 (${sum:-no summary}), data intact" \
 	sh -c "[ $rc = 0 ] && echo '$sum' | grep -q 't90=[0-9]'"
 # The hot window's 8192 pages up and as many partners down; the 40 MiB
@@ -164,15 +173,7 @@ ktap_check "stable pattern: no page moved twice in 20 s, ${moved:-?} moves (<= 2
 # without the policy's own deactivation (isolate_cold_anon_folios()) the
 # second window stays out: t90 "3.0/-" with that call removed, "2.0/3.1"
 # with it (one boot each)
-fill0 16
-echo 1 >$T/policy
-taskset -c 0 "$TIERBENCH" --total 64M --hot 16M --fast-init 16M --period 25 --shifts 2 \
-	>/tmp/tiering-policy-tb2.csv 2>&1
-rc=$?
-echo 0 >$T/policy
-unfill0
-tail -3 /tmp/tiering-policy-tb2.csv | ktap_diag
-sum=$(grep '^summary' /tmp/tiering-policy-tb2.csv)
+policy_tierbench 16 /tmp/tiering-policy-tb2.csv --total 64M --hot 16M --period 25 --shifts 2
 ktap_check "moving hot set, node 0 full: both windows reach 90% on node 0 (${sum:-no summary}), data intact" \
 	sh -c "[ $rc = 0 ] && echo '$sum' | grep -Eq 't90=[0-9.]+/[0-9.]+ '"
 
