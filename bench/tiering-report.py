@@ -9,6 +9,8 @@ Prints a markdown table, one row per configuration: medians over the runs
 shift of every run; "never" counts as the period, and how many never got
 there is given), the residency over the second half of each period, the
 pages tierbench saw move and move again within a period (wasted), the
+moves against the hot set of the moment (misplaced: up while not in the
+hot window, down while in it; "-" for runs of a tierbench without it), the
 kernel's counters over the run and the CPU time of the kernel threads that
 move pages. With --png, residency over time, the median of the runs at
 each sample, one line per configuration.
@@ -66,7 +68,7 @@ def main():
     if not runs:
         sys.exit("no runs in " + a.outdir)
     configs = list(dict.fromkeys(r["config"] for r in runs))
-    cols = ["T90 s", "never", "late residency", "moved", "wasted",
+    cols = ["T90 s", "never", "late residency", "moved", "wasted", "misplaced",
             "pgpromote_success", "pgdemote", "pgexchange_success",
             "numa_hint_faults", "kthread CPU s", "data"]
     print("| configuration | runs | " + " | ".join(cols) + " |")
@@ -75,6 +77,7 @@ def main():
     for c in configs:
         rs = [r for r in runs if r["config"] == c]
         t90, never, late, moved, wasted, data = [], 0, [], [], [], set()
+        misplaced = []
         curves = []
         for r in rs:
             rows, s, period = read_run(os.path.join(a.outdir, f"{c}-{r['run']}.csv"))
@@ -89,6 +92,8 @@ def main():
                 late.append(float(s["residency_late"]))
             moved.append(int(s.get("moved", 0)))
             wasted.append(int(s.get("wasted", 0)))
+            if "misplaced" in s:
+                misplaced.append(int(s["misplaced"]))
             data.add(s.get("data", "?") + (" exit" + s["exit"] if "exit" in s else ""))
         series[c] = curves
 
@@ -96,7 +101,7 @@ def main():
             return [int(r[name]) for r in rs]
         demote = [int(r["pgdemote_kswapd"]) + int(r["pgdemote_direct"]) for r in rs]
         print(f"| {c} | {len(rs)} | {med(t90, '{:.1f}')} | {never} of {len(t90)} | "
-              f"{med(late, '{:.2f}')} | {med(moved)} | {med(wasted)} | "
+              f"{med(late, '{:.2f}')} | {med(moved)} | {med(wasted)} | {med(misplaced)} | "
               f"{med(k('pgpromote_success'))} | {med(demote)} | "
               f"{med(k('pgexchange_success'))} | {med(k('numa_hint_faults'))} | "
               f"{med([float(r['kthread_s']) for r in rs], '{:.1f}')} | "

@@ -31,13 +31,15 @@ HEAD = ("config\trun\tpgpromote_success\tpgpromote_candidate\tpgdemote_kswapd"
         "\tnuma_hint_faults\tkthread_s\tsummary\n")
 
 
-def tb_csv(t90, late, data="ok", period=30):
+def tb_csv(t90, late, data="ok", period=30, misplaced=None):
     rows = "".join(f"{t:.1f},{int(t // period)},{r},0,0,0,0,0/0/0\n"
                    for t, r in [(1, 0.1), (2, 0.5), (31, 0.95)])
     return (f"# tierbench: 256 MiB, hot 32 MiB in 6 windows, 64 MiB placed on node 0, "
             f"rest on node 2, 4K, period {period} s, 3 shifts\n"
             "t,shift,residency,fast_pages,moved,wasted,writes_per_s,nodes\n" + rows +
-            f"summary t90={t90} residency_late={late} moved=10 wasted=2 data={data}\n")
+            f"summary t90={t90} residency_late={late} moved=10 wasted=2"
+            + ("" if misplaced is None else f" up_hot=7 misplaced={misplaced}")
+            + f" data={data}\n")
 
 
 def test_report(tmp_path):
@@ -47,8 +49,8 @@ def test_report(tmp_path):
         "a\t1\t100\t0\t4\t1\t0\t0\t7\t1.50\tsummary\n"
         "a\t2\t300\t0\t6\t1\t0\t0\t9\t2.50\tsummary\n"
         "b\t1\t0\t0\t0\t0\t8\t0\t0\t0.10\tsummary\n")
-    (d / "a-1.csv").write_text(tb_csv("10.0/-/20.0", 0.5))
-    (d / "a-2.csv").write_text(tb_csv("12.0/14.0/16.0", 0.7))
+    (d / "a-1.csv").write_text(tb_csv("10.0/-/20.0", 0.5, misplaced=3))
+    (d / "a-2.csv").write_text(tb_csv("12.0/14.0/16.0", 0.7, misplaced=5))
     (d / "b-1.csv").write_text(tb_csv("-/-/-", 0.0, data="LOST"))
     png = d / "r.png"
     r = run([sys.executable, REPORT, str(d), "--png", str(png), "--meta", "k=v"])
@@ -62,9 +64,11 @@ def test_report(tmp_path):
     assert cells[2] == "15.0 (10.0-30.0)"
     assert cells[3] == "1 of 6"
     assert cells[4] == "0.60 (0.50-0.70)"
-    assert cells[7] == "200 (100-300)"       # pgpromote_success
-    assert cells[8] == "6 (5-7)"             # both pgdemote counters
+    assert cells[7] == "4 (3-5)"             # misplaced
+    assert cells[8] == "200 (100-300)"       # pgpromote_success
+    assert cells[9] == "6 (5-7)"             # both pgdemote counters
     assert cells[-1] == "ok"
     cells = [c.strip() for c in b.strip("|").split("|")]
     assert cells[3] == "3 of 3" and cells[-1] == "LOST"
+    assert cells[7] == "-"                   # a tierbench without misplaced
     assert png.stat().st_size > 1000

@@ -20,7 +20,11 @@
  * the region's pages on nodes 0, 1, 2... ("16384/0/49152/0"). At the
  * end, "summary ..." gives the time to 90 % residency after each shift
  * ("-" if never within the period), the mean residency over the last half
- * of every period, and the totals. Each page holds its own index in its
+ * of every period, and the totals; the moves also by direction and by
+ * what the page was when the move was seen: up_hot/down_hot (in the hot
+ * window), up_old/down_old (in a window that was hot before), up_cold/
+ * down_cold (never hot yet), and misplaced, the moves against the hot set
+ * of the moment (up_old + up_cold + down_hot). Each page holds its own index in its
  * first word, checked at the end: exit 2 if one does not.
  */
 #include <errno.h>
@@ -103,6 +107,22 @@ static void *toucher(void *arg)
 	return NULL;
 }
 
+/* A page's class for the move counts: in the hot window, in a window hot before, or neither */
+enum { HOT, OLD, COLD, NR_CLASSES };
+
+static int page_class(unsigned long p, int shift)
+{
+	unsigned long w;
+
+	if (p < first_win || p >= first_win + nr_wins * hot_pages)
+		return COLD;
+	w = (p - first_win) / hot_pages;
+	if (w == (unsigned long)shift % nr_wins)
+		return HOT;
+	return (unsigned long)shift >= nr_wins || w < (unsigned long)shift ?
+	       OLD : COLD;
+}
+
 static void query(void **pages, int *status)
 {
 	unsigned long i, n;
@@ -159,6 +179,8 @@ static void parse(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	unsigned long fast_mask, p, moved_total = 0, wasted_total = 0;
+	/* Moves seen, [0] up to the fast node, [1] down, by page_class() */
+	unsigned long moves[2][NR_CLASSES] = { { 0 } };
 	int *status, *last, shift = -1, i, bad = 0;
 	double *moved_at, t0, t, res_sum = 0;
 	unsigned long res_n = 0;
@@ -247,6 +269,8 @@ int main(int argc, char **argv)
 				if (t - moved_at[p] < opt.period)
 					wasted++;
 				moved_at[p] = t;
+				if (status[p] == opt.fast || last[p] == opt.fast)
+					moves[status[p] != opt.fast][page_class(p, shift)]++;
 			}
 			last[p] = status[p];
 		}
@@ -281,8 +305,12 @@ int main(int argc, char **argv)
 			printf("%s-", i ? "/" : "");
 		else
 			printf("%s%.1f", i ? "/" : "", t90[i]);
-	printf(" residency_late=%.4f moved=%lu wasted=%lu data=%s\n",
-	       res_n ? res_sum / res_n : 0, moved_total, wasted_total,
-	       bad ? "LOST" : "ok");
+	printf(" residency_late=%.4f moved=%lu wasted=%lu",
+	       res_n ? res_sum / res_n : 0, moved_total, wasted_total);
+	printf(" up_hot=%lu up_old=%lu up_cold=%lu down_hot=%lu down_old=%lu down_cold=%lu misplaced=%lu",
+	       moves[0][HOT], moves[0][OLD], moves[0][COLD], moves[1][HOT],
+	       moves[1][OLD], moves[1][COLD],
+	       moves[0][OLD] + moves[0][COLD] + moves[1][HOT]);
+	printf(" data=%s\n", bad ? "LOST" : "ok");
 	return bad ? EXIT_CHECK : 0;
 }
