@@ -72,7 +72,7 @@ reserve_dma0() {
 	echo "${r[*]}" >/proc/sys/vm/lowmem_reserve_ratio
 }
 node0_unreclaimable() {
-	awk '/^Node 0,/ {n = 1} n && $1 == "node_unreclaimable:" {print $1, $2; exit}' /proc/zoneinfo
+	awk '/^Node 0,/ {n = 1} n && $1 == "node_unreclaimable:" {print "node_unreclaimable", $2; exit}' /proc/zoneinfo
 }
 stat() { cat "$MO/tiering/stats/$1"; }
 swap_off() {
