@@ -22,9 +22,11 @@
  * ("-" if never within the period), the mean residency over the last half
  * of every period, and the totals; the moves also by direction and by
  * what the page was when the move was seen: up_hot/down_hot (in the hot
- * window), up_old/down_old (in a window that was hot before), up_cold/
- * down_cold (never hot yet), and misplaced, the moves against the hot set
- * of the moment (up_old + up_cold + down_hot). Each page holds its own index in its
+ * window), up_old/down_old (in a window that was hot before), up_init/
+ * down_init (in the part placed on the fast node at the start, never hot),
+ * up_rest/down_rest (in a window not hot yet, or past the last window),
+ * and misplaced, the moves against the hot set of the moment (every move
+ * up but up_hot, and down_hot). Each page holds its own index in its
  * first word, checked at the end: exit 2 if one does not.
  */
 #include <errno.h>
@@ -107,20 +109,26 @@ static void *toucher(void *arg)
 	return NULL;
 }
 
-/* A page's class for the move counts: in the hot window, in a window hot before, or neither */
-enum { HOT, OLD, COLD, NR_CLASSES };
+/*
+ * A page's class for the move counts: in the hot window, in a window hot
+ * before, in the part placed on the fast node at the start, or the rest
+ */
+enum { HOT, OLD, INIT, REST, NR_CLASSES };
+static const char *const class_name[NR_CLASSES] = { "hot", "old", "init", "rest" };
 
 static int page_class(unsigned long p, int shift)
 {
 	unsigned long w;
 
-	if (p < first_win || p >= first_win + nr_wins * hot_pages)
-		return COLD;
+	if (p < first_win)
+		return INIT;
+	if (p >= first_win + nr_wins * hot_pages)
+		return REST;
 	w = (p - first_win) / hot_pages;
 	if (w == (unsigned long)shift % nr_wins)
 		return HOT;
 	return (unsigned long)shift >= nr_wins || w < (unsigned long)shift ?
-	       OLD : COLD;
+	       OLD : REST;
 }
 
 static void query(void **pages, int *status)
@@ -307,10 +315,12 @@ int main(int argc, char **argv)
 			printf("%s%.1f", i ? "/" : "", t90[i]);
 	printf(" residency_late=%.4f moved=%lu wasted=%lu",
 	       res_n ? res_sum / res_n : 0, moved_total, wasted_total);
-	printf(" up_hot=%lu up_old=%lu up_cold=%lu down_hot=%lu down_old=%lu down_cold=%lu misplaced=%lu",
-	       moves[0][HOT], moves[0][OLD], moves[0][COLD], moves[1][HOT],
-	       moves[1][OLD], moves[1][COLD],
-	       moves[0][OLD] + moves[0][COLD] + moves[1][HOT]);
+	for (i = 0; i < 2 * NR_CLASSES; i++)
+		printf(" %s_%s=%lu", i < NR_CLASSES ? "up" : "down",
+		       class_name[i % NR_CLASSES],
+		       moves[i / NR_CLASSES][i % NR_CLASSES]);
+	printf(" misplaced=%lu", moves[0][OLD] + moves[0][INIT] +
+	       moves[0][REST] + moves[1][HOT]);
 	printf(" data=%s\n", bad ? "LOST" : "ok");
 	return bad ? EXIT_CHECK : 0;
 }
