@@ -19,6 +19,8 @@
 #   policy      the exchange tiering policy (tiering/policy=1, its
 #               defaults), NUMA balancing off, demotion on (skipped when
 #               the kernel has no such file)
+#   policy-scanN  the same with policy_scan_pages=N (not in the default
+#               list)
 # Node 0 is made full (tests/vm/lib/tiers.sh fill0) with the workload's
 # cold pages there: a promotion needs room made by demotion or an
 # exchange. tierbench runs on CPU 0 beside tlb_churn (tests/vm/lib/tiers.sh),
@@ -105,6 +107,11 @@ setup() {
 		echo 2 >/proc/sys/kernel/numa_balancing ;;
 	damon | damon-xo) ;;
 	policy) echo 1 >$T/policy ;;
+	# policy-scanN: the policy looking at N pages per interval (default
+	# 4096); not in the default list
+	policy-scan[1-9]*)
+		echo "${1#policy-scan}" >$T/policy_scan_pages || return 1
+		echo 1 >$T/policy ;;
 	*) echo "unknown configuration $1" >&2; return 1 ;;
 	esac
 }
@@ -115,9 +122,11 @@ teardown() {
 	echo 0 >$T/promote_batch
 	echo 0 >$T/promote_exchange
 	[ ! -e $T/policy ] || echo 0 >$T/policy
+	[ -z "$scan0" ] || echo "$scan0" >$T/policy_scan_pages
 	mo_select cpu >/dev/null
 	unfill0
 }
+scan0=$(cat $T/policy_scan_pages 2>/dev/null)
 
 damo_init >/dev/null 2>&1 || echo "tiering: no damo, DAMON configurations skipped" >&2
 has_xo=0
@@ -150,9 +159,18 @@ for ((r = 1; r <= runs; r++)); do
 			echo "tiering: $c skipped: no exchange_on_full in this kernel" >&2
 			continue
 		fi
-		if [ "$c" = policy ] && [ ! -e $T/policy ]; then
+		if [[ $c == policy* ]] && [ ! -e $T/policy ]; then
 			echo "tiering: $c skipped: no tiering policy in this kernel" >&2
 			continue
+		fi
+		# A round can leave node 0 to a kswapd that gave up (run 3 of
+		# the 2026-11-27 boot 3): every run starts with it awake
+		if [ "$(node0_unreclaimable)" = "node_unreclaimable 1" ]; then
+			if revive_kswapd0; then
+				echo "tiering: run $r $c: node 0's kswapd had given up; revived" >&2
+			else
+				echo "tiering: run $r $c: node 0's kswapd has given up; not revived" >&2
+			fi
 		fi
 		setup "$c" || { echo "tiering: $c: set-up failed" >&2; teardown; continue; }
 		fill0 "$fast_mib"

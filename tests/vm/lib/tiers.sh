@@ -19,6 +19,8 @@
 #                      puts the old ratio back
 #   node0_unreclaimable  "node_unreclaimable 1" when kswapd has given up on
 #                      node 0 (6.12's "hopeless node"), else 0
+#   revive_kswapd0     if it has, make a reclaim on node 0 succeed, which
+#                      ends that (below); fails if node 0 stays so
 #   stat NAME          the tiering counter stats/NAME
 #   isolated           node 2's isolated anonymous pages
 #   isolated_back N    wait up to 5 s for isolated to be N or fewer; else
@@ -70,6 +72,36 @@ reserve_dma0() {
 	read -ra r </proc/sys/vm/lowmem_reserve_ratio
 	r[0]=1
 	echo "${r[*]}" >/proc/sys/vm/lowmem_reserve_ratio
+}
+# 6.12 resets kswapd's failure count on a node when shrink_node() there
+# reclaims anything, and wakeup_kswapd() wakes it again from then on. So:
+# 8 MiB of anonymous pages bound to node 0 (migcheck, in a memcg of its
+# own) and that memcg's memory.reclaim, with demotion on, which demotes
+# them to node 2 (counted in pgdemote_direct).
+revive_kswapd0() {
+	local cg=/sys/fs/cgroup/memaccel-revive0 dem pid _
+	[ "$(node0_unreclaimable)" = "node_unreclaimable 1" ] || return 0
+	dem=$(cat /sys/kernel/mm/numa/demotion_enabled)
+	echo 1 >/sys/kernel/mm/numa/demotion_enabled
+	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p $cg
+	rm -f /tmp/revive0-ready
+	sh -c "echo \$\$ >$cg/cgroup.procs && exec \"\$@\"" revive \
+		"$MIGCHECK" --src 0 --await 2 --await-pct 1 --timeout 20 \
+		--writers 0 --readers 0 --size 4096 --total 8M \
+		--ready /tmp/revive0-ready >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -e /tmp/revive0-ready ] && break
+		sleep 0.1
+	done
+	echo 8M >$cg/memory.reclaim 2>/dev/null
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rmdir $cg
+	echo "$dem" >/sys/kernel/mm/numa/demotion_enabled
+	[ "$(node0_unreclaimable)" = "node_unreclaimable 0" ]
 }
 node0_unreclaimable() {
 	awk '/^Node 0,/ {n = 1} n && $1 == "node_unreclaimable:" {print "node_unreclaimable", $2; exit}' /proc/zoneinfo

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest side: does revive_kswapd0 (tests/vm/lib/tiers.sh) end node 0's
+# "hopeless" state? Run after something left it so, for example
+# tests/vm/tiering.sh, whose exchange run does:
+#   scripts/vm-run --topology 4node-tiered --xdir X --rwdir build/kselftest --timeout 900 -- \
+#       sh -c 'env MEMACCEL_TOPOLOGY=4node-tiered tests/vm/run.sh X/ktap topology tiering;
+#              kernel/wip/experiments/revive-kswapd.sh'
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$TOP/tests/vm/lib/engines.sh"
+# shellcheck source=/dev/null
+. "$TOP/tests/vm/lib/tiers.sh"
+d0=$(vmstat pgdemote_direct)
+echo "before: $(node0_unreclaimable)"
+revive_kswapd0
+echo "revive_kswapd0 exit $?; after: $(node0_unreclaimable); pgdemote_direct +$(($(vmstat pgdemote_direct) - d0))"
