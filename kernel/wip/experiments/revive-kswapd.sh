@@ -6,7 +6,7 @@
 #   scripts/vm-run --topology 4node-tiered --xdir X --rwdir build/kselftest --timeout 900 -- \
 #       sh -c 'env MEMACCEL_TOPOLOGY=4node-tiered tests/vm/run.sh X/ktap topology tiering;
 #              kernel/wip/experiments/revive-kswapd.sh'
-# 2026-11-27, test kernel of 739779c: tiering.sh 42/42, then "before:
+# 2026-11-27, test kernel of 739779c: tiering.sh 41/41, then "before:
 # node_unreclaimable 1", "revive_kswapd0 exit 0; after: node_unreclaimable
 # 0; pgdemote_direct +1415".
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
