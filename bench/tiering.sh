@@ -108,7 +108,7 @@ setup() {
 	damon | damon-xo) ;;
 	policy) echo 1 >$T/policy ;;
 	# policy-scanN: the policy looking at N pages per interval (default
-	# 65536); not in the default list
+	# 4096); not in the default list
 	policy-scan[1-9]*)
 		echo "${1#policy-scan}" >$T/policy_scan_pages || return 1
 		echo 1 >$T/policy ;;

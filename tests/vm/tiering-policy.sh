@@ -48,8 +48,8 @@ promote() {
 }
 
 # -- knobs
-ktap_check "defaults: policy 0, interval 1000 ms, scan 65536 pages, max 8192 pages" \
-	test "$(cat $T/policy) $(cat $T/policy_interval_ms) $(cat $T/policy_scan_pages) $(cat $T/policy_max_pages)" = "0 1000 65536 8192"
+ktap_check "defaults: policy 0, interval 1000 ms, scan 4096 pages, max 8192 pages" \
+	test "$(cat $T/policy) $(cat $T/policy_interval_ms) $(cat $T/policy_scan_pages) $(cat $T/policy_max_pages)" = "0 1000 4096 8192"
 bad=0
 for kv in policy=2 policy=on policy=-1 policy_interval_ms=99 policy_interval_ms=60001 \
 	policy_scan_pages=0 policy_scan_pages=1048577 policy_max_pages=0 policy_max_pages=x; do
