@@ -4,9 +4,10 @@
 #   host tests (pytest), series hygiene, then in the 2-node VM: topology,
 #   migbench, KUnit, migration copy offload, engine storm, DMA offload
 #   (swdma, dmatest, dcbm), the series' migrate_offload kselftest under
-#   cpu, mtcopy and dcbm; in the 2-node 4-CPU VM: upstream mm selftests
-#   with cpu, mtcopy and dcbm; in the 4-node VM:
-#   topology, offload; in the 4-node VM with HMAT memory tiers: topology.
+#   cpu, mtcopy and dcbm, the exchange kselftest; in the 2-node 4-CPU VM:
+#   upstream mm selftests under cpu, mtcopy and dcbm; in the 4-node VM:
+#   topology; in the 4-node VM with HMAT memory tiers: topology, the
+#   tiering tests and mm selftests with tiering busy.
 #   Each VM ends with a dmesg check. All KTAP is summed by scripts/ktap.py.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,7 +50,7 @@ cat "$out/nokunit.tap"
 
 # The guest does not inherit our environment: pass the knobs it reads.
 guest_env=()
-for v in MEMACCEL_STORM_SECONDS MEMACCEL_SLOW_SELFTESTS MEMACCEL_TEST_TIMEOUT \
+for v in MEMACCEL_TEST_FULL MEMACCEL_STORM_SECONDS MEMACCEL_SLOW_SELFTESTS MEMACCEL_TEST_TIMEOUT \
 	MEMACCEL_MO_ENGINES MEMACCEL_MM_ATTEMPTS MEMACCEL_VENV; do
 	[ -n "${!v:-}" ] && guest_env+=("$v=${!v}")
 done
@@ -94,25 +95,29 @@ vm_tests() {
 }
 vm_tests 2node topology migbench kunit offload eligibility storm dma mo-selftest exchange-selftest
 # Upstream mm selftests: same two nodes, two CPUs each (migration.c needs
-# three or more CPUs and skips everything with two). First with the
-# kernel's own copy, then every category under mtcopy with 4 threads
-# (every batch split) and under dcbm on 4 swdma channels (every folio by
-# DMA). Every engine meets every category at least once; 4node-tiered
-# runs four of them again under mtcopy and dcbm on 2, with tiering busy.
+# three or more CPUs and skips everything with two). make test runs
+# migration, the category that migrates, with the kernel's own copy, under
+# mtcopy with 4 threads (every batch split) and under dcbm on 4 swdma
+# channels (every folio by DMA); the other categories once each, under
+# mtcopy or dcbm, and 4node-tiered runs three of them again, under the
+# engine they do not meet here, with tiering busy. make test-full runs
+# every category under every engine, and under the other thread and
+# channel counts too: under TCG on two cores the whole matrix takes over
+# an hour by itself.
 cats=(migration ksm ksm_numa thp cow)
-mm=()
-for c in "${cats[@]}"; do mm+=("mm:$c" "mm:$c@mtcopy-4" "mm:$c@dcbm-4"); done
-# make test-full: what does not fit in make test's hour, every category
-# under the other thread and channel counts too.
-# (migration under mtcopy on 1 and 2 threads, 250 s, moved here when the
-# tiering run of the mm selftests came in)
+mm=(mm:migration mm:migration@mtcopy-4 mm:migration@dcbm-4
+	mm:ksm@mtcopy-4 mm:ksm_numa@dcbm-4 mm:thp@dcbm-4 mm:cow@mtcopy-4)
 if [ "${MEMACCEL_TEST_FULL:-0}" = 1 ]; then
-	for e in mtcopy-1 mtcopy-2 dcbm-1 dcbm-8; do
-		for c in "${cats[@]}"; do mm+=("mm:$c@$e"); done
+	mm=()
+	for e in "" @mtcopy-4 @dcbm-4 @mtcopy-1 @mtcopy-2 @dcbm-1 @dcbm-8; do
+		for c in "${cats[@]}"; do mm+=("mm:$c$e"); done
 	done
 fi
 vm_tests 2node-4cpu topology "${mm[@]}"
-vm_tests 4node topology offload
+# offload again on four nodes: make test-full (the same test as on 2node)
+four=(topology)
+[ "${MEMACCEL_TEST_FULL:-0}" = 1 ] && four+=(offload)
+vm_tests 4node "${four[@]}"
 # The same four nodes with an ACPI HMAT: the kernel puts the memory-only
 # nodes in a lower tier, with demotion targets; then batched promotion
 # from that tier, exchange into a full node, demotion and DAMON's

@@ -38,9 +38,17 @@ ktap_bail_out() {
 	echo "Bail out! $*"
 	exit 1
 }
-ktap_ok() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $*"; }
-ktap_fail() { KTAP_N=$((KTAP_N + 1)); KTAP_FAILED=1; echo "not ok $KTAP_N $*"; }
-ktap_skip() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $1 # SKIP $2"; }
+# The time since the last result, when it is 5 s or more, as a diagnostic
+# after the result: where make test's hour goes.
+KTAP_T=$SECONDS
+ktap_took() {
+	local d=$((SECONDS - KTAP_T))
+	KTAP_T=$SECONDS
+	[ "$d" -lt 5 ] || echo "# took ${d}s"
+}
+ktap_ok() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $*"; ktap_took; }
+ktap_fail() { KTAP_N=$((KTAP_N + 1)); KTAP_FAILED=1; echo "not ok $KTAP_N $*"; ktap_took; }
+ktap_skip() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $1 # SKIP $2"; ktap_took; }
 ktap_result() { # NAME RC
 	if [ "$2" = 0 ]; then ktap_ok "$1"; else ktap_fail "$1"; fi
 }
