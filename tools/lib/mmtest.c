@@ -305,12 +305,17 @@ double now(void)
 
 char *alloc_on(unsigned long len, int node, unsigned long fsize)
 {
+	return alloc_on_map(len, node, fsize, MAP_PRIVATE);
+}
+
+char *alloc_on_map(unsigned long len, int node, unsigned long fsize, int type)
+{
 	unsigned long mask = 1UL << node;
 	char *raw, *p;
 
 	/* Over-allocate so the range can be aligned to the PMD size. */
 	raw = mmap(NULL, len + PMD_SZ, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		   type | MAP_ANONYMOUS, -1, 0);
 	if (raw == MAP_FAILED)
 		fatal(EXIT_SYS, "mmap %lu: %s", len, strerror(errno));
 	p = (char *)(((uintptr_t)raw + PMD_SZ - 1) & ~(PMD_SZ - 1));

@@ -49,6 +49,8 @@ void verify(char *addr, unsigned long len, uint64_t seed);
 double now(void);
 /* PMD-aligned anonymous range bound to @node, advised for folios of @fsize */
 char *alloc_on(unsigned long len, int node, unsigned long fsize);
+/* The same with @type MAP_PRIVATE or MAP_SHARED (shmem folios) */
+char *alloc_on_map(unsigned long len, int node, unsigned long fsize, int type);
 /* "4096", "16K", "2M", "1GiB": bytes; exits EXIT_USAGE if malformed */
 unsigned long parse_size(const char *s);
 

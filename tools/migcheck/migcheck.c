@@ -46,6 +46,9 @@
  * with when NODE is full. --ready FILE is created once the folios are
  * filled and their policy reset, before the wait.
  *
+ * --shmem: the folios moved or awaited are shmem (a shared anonymous
+ * mapping), not anonymous ones; with --size 4096 only.
+ *
  * --fragment mode: fill --total of base pages on SRC, free half of them,
  * create the --ready file and wait for SIGUSR1 (meanwhile, for example,
  * compaction runs); then check the data of the pages kept. Which half is
@@ -82,7 +85,7 @@ static const unsigned long all_sizes[] = {
 
 static struct {
 	unsigned long size, total;
-	bool mixed, fragment, strict, allow_splits, exchange;
+	bool mixed, fragment, strict, allow_splits, exchange, shmem;
 	int src, dst, moves, writers, readers, settle_ms;
 	int await_node, await_pct, timeout_s;
 	unsigned long cold;
@@ -177,7 +180,8 @@ static void add_seg(unsigned long fsize, unsigned long len)
 	struct seg *s = &segs[nr_segs];
 
 	mthp_select(fsize);
-	s->addr = alloc_on(len, opt.src, fsize);
+	s->addr = alloc_on_map(len, opt.src, fsize,
+			       opt.shmem ? MAP_SHARED : MAP_PRIVATE);
 	s->len = len;
 	s->fsize = fsize;
 	s->seed = 0x6d6967636865636bULL ^ (fsize << 8) ^ nr_segs;
@@ -582,7 +586,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: migcheck [--size BYTES | --mixed] [--total BYTES] [--src N] [--dst N]\n"
 		"                [--moves N] [--writers N] [--readers N] [--strict-moves]\n"
-		"                [--settle MS] [--allow-splits] [--exchange]\n"
+		"                [--settle MS] [--allow-splits] [--exchange] [--shmem]\n"
 		"                [--await NODE [--await-pct P] [--timeout S] [--cold BYTES]\n"
 		"                 [--ready FILE]]\n"
 		"       migcheck --fragment --ready FILE [--total BYTES] [--src N]\n");
@@ -610,6 +614,9 @@ int main(int argc, char **argv)
 			continue;
 		} else if (!strcmp(a, "--exchange")) {
 			opt.exchange = true;
+			continue;
+		} else if (!strcmp(a, "--shmem")) {
+			opt.shmem = true;
 			continue;
 		}
 		if (!v)
@@ -652,7 +659,8 @@ int main(int argc, char **argv)
 	    (opt.exchange && (opt.fragment || opt.total < 2 * opt.size)) ||
 	    (opt.await_node >= 0 && (opt.exchange || opt.fragment)) ||
 	    opt.await_pct < 1 || opt.await_pct > 100 || opt.timeout_s < 1 ||
-	    (opt.cold && (opt.await_node < 0 || opt.cold % PMD_SZ)))
+	    (opt.cold && (opt.await_node < 0 || opt.cold % PMD_SZ)) ||
+	    (opt.shmem && (opt.mixed || opt.fragment || opt.exchange || opt.size != PAGE_SZ)))
 		usage();
 	if (geteuid())
 		fatal(EXIT_USAGE, "needs root (reads /proc/kpageflags, sets mTHP sysfs)");
