@@ -228,13 +228,16 @@ if [ -e "$DCBM/staging" ] && mo_select dcbm-1s; then
 	snap $counters $DCBM_SWAP dcbm:swap_bytes mo:swap_bytes dcbm:busy
 	selftest "dcbm swap through staging"
 	# The races test runs two exchanges and a move_pages at once on the
-	# one channel: a batch that finds it busy is left to the CPU.
+	# one channel: a batch that finds it busy is left to the CPU. busy
+	# counts the move_pages copy batches too, whose pairs are not swaps:
+	# it bounds nothing but that some pair fell back (a long-path run
+	# had 6188 busy batches and 5570 pairs left to the CPU)
 	busy=$(since dcbm:busy)
 	if [ "$busy" = 0 ]; then
 		check_swapped "dcbm swapped the pairs it was given" engine
 	else
-		echo "dcbm:busy +$busy: $busy batches found the channel busy" | ktap_diag
-		check_swapped "dcbm swapped the pairs it was given" both "$busy"
+		echo "dcbm:busy +$busy: $busy batches (copies and swaps) found the channel busy" | ktap_diag
+		check_swapped "dcbm swapped the pairs it was given" both 1
 	fi
 	dbytes=$(since dcbm:swap_bytes) mbytes=$(since mo:swap_bytes)
 	echo "dcbm:swap_bytes +$dbytes mo:swap_bytes +$mbytes" | ktap_diag
