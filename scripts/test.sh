@@ -95,20 +95,18 @@ vm_tests() {
 }
 vm_tests 2node topology migbench kunit offload eligibility storm dma mo-selftest exchange-selftest
 # Upstream mm selftests: same two nodes, two CPUs each (migration.c needs
-# three or more CPUs and skips everything with two), under the kernel's
-# own copy (cpu), mtcopy with 4 threads (every batch split) and dcbm on 4
-# swdma channels (every folio by DMA). With the three runs on
-# 4node-tiered below (ksm under cpu, ksm_numa under mtcopy, cow under
-# dcbm, with tiering busy), every engine meets every category once in
-# make test, except thp: about 4 min a run here, it runs under dcbm only,
-# under cpu and mtcopy in make test-full. make test-full runs every
-# category under every engine here, and under the other thread and
-# channel counts too: under TCG on two cores the whole matrix takes over
-# an hour by itself.
+# three or more CPUs and skips everything with two). make test runs each
+# category but thp once, and each engine at least once: migration under
+# dcbm on 4 swdma channels (every folio by DMA), ksm under mtcopy with 4
+# threads (every batch split), ksm_numa and cow under the kernel's own
+# copy (cpu); with the two runs on 4node-tiered below (ksm_numa under
+# mtcopy, cow under dcbm, tiering busy). thp (about 4 min a run here, and
+# khugepaged's 3 s waits fail now and then on a slow host) and the rest of
+# the matrix run in make test-full: every category under every engine,
+# and under the other thread and channel counts too. Under TCG on two
+# cores the whole matrix takes over an hour by itself.
 cats=(migration ksm ksm_numa thp cow)
-mm=(mm:migration mm:migration@mtcopy-4 mm:migration@dcbm-4
-	mm:ksm@mtcopy-4 mm:ksm@dcbm-4 mm:ksm_numa mm:ksm_numa@dcbm-4
-	mm:cow mm:cow@mtcopy-4 mm:thp@dcbm-4)
+mm=(mm:migration@dcbm-4 mm:ksm@mtcopy-4 mm:ksm_numa mm:cow)
 if [ "${MEMACCEL_TEST_FULL:-0}" = 1 ]; then
 	mm=()
 	for e in "" @mtcopy-4 @dcbm-4 @mtcopy-1 @mtcopy-2 @dcbm-1 @dcbm-8; do
@@ -126,12 +124,13 @@ vm_tests 4node "${four[@]}"
 # migrate_hot/cold under every engine, and the tiering policy. Then the
 # upstream mm selftests once more, with the tiering paths busy beside
 # them (mm-selftests.sh, MEMACCEL_MM_TIERING): migration needs three
-# CPUs and skips with this guest's two, so ksm, ksm_numa and cow, one
-# engine each. thp runs there in make test-full only: its khugepaged
-# collapse_compound_extreme fails to get a THP with tiering busy (every
-# attempt in two boots; it passes without), not understood yet.
-tiered=(mm:ksm@cpu+tiering mm:ksm_numa@mtcopy-2+tiering mm:cow@dcbm-2+tiering)
-[ "${MEMACCEL_TEST_FULL:-0}" = 1 ] && tiered+=(mm:thp@mtcopy-2+tiering)
+# CPUs and skips with this guest's two, so ksm_numa and cow in make test,
+# and ksm too in make test-full, one engine each. thp runs there in make
+# test-full only: its khugepaged collapse_compound_extreme fails to get a
+# THP with tiering busy (every attempt in two boots; it passes without),
+# not understood yet.
+tiered=(mm:ksm_numa@mtcopy-2+tiering mm:cow@dcbm-2+tiering)
+[ "${MEMACCEL_TEST_FULL:-0}" = 1 ] && tiered+=(mm:ksm@cpu+tiering mm:thp@mtcopy-2+tiering)
 vm_tests 4node-tiered topology tiering tiering-damon tiering-policy "${tiered[@]}"
 
 stage_times
