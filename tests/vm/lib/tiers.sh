@@ -13,7 +13,10 @@
 #                      min and low: kswapd is awake, and an allocation
 #                      that does not reclaim (DAMON's migrations) has only
 #                      the few MiB down to min
+#                      (with the per-CPU lists small: pcp_small)
 #   unfill0            give the huge pages back
+#   pcp_small          keep the per-CPU free lists small from now on, and
+#                      at exit as they were, and drain them (below)
 #   reserve_dma0       reserve node 0's DMA zone against movable allocations
 #                      (lowmem_reserve_ratio[0] = 1, below); the caller
 #                      puts the old ratio back
@@ -54,12 +57,36 @@ fill0() {
 	# Between min and low the margin is a few MiB: count DMA32 alone
 	[ "${2:-}" = below ] && lo=min hi=low free=zfree0
 	echo 3 >/proc/sys/vm/drop_caches
+	pcp_small
 	for _ in 1 2 3; do
 		want=$(($1 + ($(wmark0 $lo) + $(wmark0 $hi)) / 2))
 		echo $(($(cat $HUGE0) + ($($free) - want) / 2)) >$HUGE0
 	done
 }
 unfill0() { echo 0 >$HUGE0; }
+# Free pages on the per-CPU lists count neither in MemFree nor in "pages
+# free", and the next allocations on that CPU take them without moving
+# either. 6.12 lets a CPU's list of a zone grow to an eighth of the zone
+# over the zone's node's CPUs (zone_set_pageset_high_and_batch(); node 0
+# has one): up to 128 MiB of node 0 hidden per CPU. A fill measured that
+# way left node 0 balanced in a CI run, and 1615 pages were promoted into
+# the "full" node. A percpu_pagelist_high_fraction of 65536 keeps each
+# list at four batches (under 1 MiB); each stat_refresh drains a list
+# towards that by up to 32 batches (decay_pcp_high()), repeated until
+# node 0's free memory stops growing.
+PCP_FRACTION=/proc/sys/vm/percpu_pagelist_high_fraction
+pcp_small() {
+	local last=-1 _
+	if [ "$(cat $PCP_FRACTION)" = 0 ]; then
+		restore $PCP_FRACTION
+		echo 65536 >$PCP_FRACTION
+	fi
+	for _ in $(seq 40); do
+		echo 1 >/proc/sys/vm/stat_refresh
+		[ "$(free0)" = "$last" ] && break
+		last=$(free0)
+	done
+}
 # Node 0's 16 MiB DMA zone: with the default lowmem_reserve_ratio its
 # reserve against movable allocations is 1/256 of a 2 GiB node, 8 MiB, so
 # with its own free pages it counts as balanced (pgdat_balanced() and
