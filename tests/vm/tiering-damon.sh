@@ -161,7 +161,7 @@ full() {
 	local xo=$1 pid high free tried _
 	shift
 	FULL_WHY=
-	rm -f /tmp/damon-ready
+	rm -f /tmp/damon-ready /tmp/damon-until
 	taskset -c 0 "$MIGCHECK" --src 2 --await 0 --size 4096 --total 32M \
 		--cold 64M --writers 1 --readers 1 --ready /tmp/damon-ready "$@" &
 	pid=$!
@@ -177,6 +177,17 @@ full() {
 	damo_start 2 migrate_hot 0
 	{ echo "$xo" >"$SCHEME/exchange_on_full" && echo commit >$KDAMOND/state; } ||
 		FULL_WHY="exchange_on_full not committed"
+	if [ "$xo" = 0 ]; then
+		# Nothing can go in: the wait ends 5 s after DAMON first tried
+		# the scheme (over 30 s after its start on a slow host)
+		for _ in $(seq 240); do
+			kill -0 "$pid" 2>/dev/null || break
+			echo update_schemes_stats >$KDAMOND/state
+			[ "$(cat "$SCHEME/stats/nr_tried")" -gt 0 ] && { sleep 5; break; }
+			sleep 1
+		done
+		touch /tmp/damon-until
+	fi
 	wait "$pid"
 	FULL_RC=$?
 	damon_state
@@ -206,7 +217,7 @@ for e in "${engines[@]}"; do
 done
 require "engine cpu" mo_select cpu
 x0=$(vmstat pgexchange_success) m0=$(vmstat pgmigrate_success)
-full 0 --await-pct 100 --timeout 30 >/tmp/damon-xo0.log 2>&1
+full 0 --await-pct 100 --timeout 240 --until /tmp/damon-until >/tmp/damon-xo0.log 2>&1
 ktap_diag </tmp/damon-xo0.log
 ktap_check "node 0 full, exchange_on_full=0: data intact (exit $FULL_RC: 0, or 2 for pages left on node 2)${FULL_WHY:+; $FULL_WHY}" \
 	test -z "$FULL_WHY" -a \( "$FULL_RC" = 0 -o "$(grep -c 'data intact, but' /tmp/damon-xo0.log)" = 1 \)

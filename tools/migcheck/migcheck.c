@@ -44,7 +44,9 @@
  * its policy reset too, that nothing touches after the fill and that is
  * checked at the end: partners for the kernel to exchange the hot folios
  * with when NODE is full. --ready FILE is created once the folios are
- * filled and their policy reset, before the wait.
+ * filled and their policy reset, before the wait. --until FILE ends the
+ * wait early once FILE exists (for a test that waits on the kernel's
+ * side instead): the pages are then counted where they are.
  *
  * --shmem: the folios moved or awaited are shmem (a shared anonymous
  * mapping), not anonymous ones; with --size 4096 only.
@@ -89,7 +91,7 @@ static struct {
 	int src, dst, moves, writers, readers, settle_ms;
 	int await_node, await_pct, timeout_s;
 	unsigned long cold;
-	const char *ready;
+	const char *ready, *until;
 } opt = { .size = 4096, .total = 16 << 20, .src = 0, .dst = 1, .moves = 4,
 	  .await_node = -1, .await_pct = 100, .timeout_s = 60 };
 
@@ -410,7 +412,7 @@ static bool await_node(void)
 	do {
 		on = pages_on(opt.await_node);
 		t = now() - t0;
-		if (on >= want)
+		if (on >= want || (opt.until && !access(opt.until, F_OK)))
 			break;
 		usleep(100000);
 	} while (t < opt.timeout_s);
@@ -588,7 +590,7 @@ static void usage(void)
 		"                [--moves N] [--writers N] [--readers N] [--strict-moves]\n"
 		"                [--settle MS] [--allow-splits] [--exchange] [--shmem]\n"
 		"                [--await NODE [--await-pct P] [--timeout S] [--cold BYTES]\n"
-		"                 [--ready FILE]]\n"
+		"                 [--ready FILE] [--until FILE]]\n"
 		"       migcheck --fragment --ready FILE [--total BYTES] [--src N]\n");
 	exit(EXIT_USAGE);
 }
@@ -638,6 +640,8 @@ int main(int argc, char **argv)
 			opt.readers = atoi(v);
 		else if (!strcmp(a, "--ready"))
 			opt.ready = v;
+		else if (!strcmp(a, "--until"))
+			opt.until = v;
 		else if (!strcmp(a, "--settle"))
 			opt.settle_ms = atoi(v);
 		else if (!strcmp(a, "--await"))
@@ -658,6 +662,7 @@ int main(int argc, char **argv)
 	    opt.total % PMD_SZ || (opt.fragment && !opt.ready) ||
 	    (opt.exchange && (opt.fragment || opt.total < 2 * opt.size)) ||
 	    (opt.await_node >= 0 && (opt.exchange || opt.fragment)) ||
+	    (opt.until && opt.await_node < 0) ||
 	    opt.await_pct < 1 || opt.await_pct > 100 || opt.timeout_s < 1 ||
 	    (opt.cold && (opt.await_node < 0 || opt.cold % PMD_SZ)) ||
 	    (opt.shmem && (opt.mixed || opt.fragment || opt.exchange || opt.size != PAGE_SZ)))
