@@ -148,6 +148,7 @@ cmd_check() {
 	# here), results in series order.
 	# spdxcheck.py needs the Debian python3 (ply, GitPython)
 	tmp=$(mktemp -d)
+	# shellcheck disable=SC2016 # expanded by the sh that xargs runs
 	series_files | PATH=/usr/bin:$PATH xargs -P 2 -I{} sh -c \
 		'cd "$1" && ./scripts/checkpatch.pl --strict --quiet --no-summary "$2/patches/$3" >"$4/$3.log" 2>&1; echo $? >"$4/$3.rc"' \
 		checkpatch "$tree" "$kdir" {} "$tmp"
