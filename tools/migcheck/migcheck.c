@@ -504,6 +504,9 @@ static int run_moves(void)
 	}
 	if (opt.cold)
 		verify(cold_addr, opt.cold, cold_seed);
+	if (!awaited && opt.until && !access(opt.until, F_OK))
+		fatal(EXIT_CHECK, "data intact, but fewer than %d%% of the pages reached node %d before %s appeared",
+		      opt.await_pct, opt.await_node, opt.until);
 	if (!awaited)
 		fatal(EXIT_CHECK, "data intact, but fewer than %d%% of the pages reached node %d within %d s",
 		      opt.await_pct, opt.await_node, opt.timeout_s);

@@ -12,8 +12,12 @@
 #                      so kswapd stays asleep; with "below", halfway between
 #                      min and low: kswapd is awake, and an allocation
 #                      that does not reclaim (DAMON's migrations) has only
-#                      the few MiB down to min
-#                      (with the per-CPU lists small: pcp_small)
+#                      the few MiB down to min; with "above", its DMA32
+#                      zone at its high watermark (add a margin to MIB);
+#                      with the per-CPU lists small (pcp_small)
+#   zpages0 KEY        node 0's DMA32 "pages free", "min", "low", "high", pages
+#   lowest_zfree0 PID  the fewest pages free in node 0's DMA32 zone, sampled
+#                      every 0.2 s while PID runs
 #   unfill0            give the huge pages back
 #   pcp_small          keep the per-CPU free lists small from now on, and
 #                      at exit as they were, and drain them (below)
@@ -52,10 +56,27 @@ zone0() {
 }
 zfree0() { zone0 "pages free"; }
 wmark0() { zone0 "$1"; }
+zpages0() {
+	awk -v k="$1" '/^Node/ {n = $2; z = $4; next}
+		n == "0," && z == "DMA32" {v = $NF; $NF = ""; sub(/ +$/, ""); sub(/^ +/, ""); if ($0 == k) print v}' /proc/zoneinfo
+}
+lowest_zfree0() {
+	local f m=
+	while kill -0 "$1" 2>/dev/null; do
+		f=$(zpages0 "pages free")
+		{ [ -z "$m" ] || [ "$f" -lt "$m" ]; } && m=$f
+		sleep 0.2
+	done
+	echo "${m:-0}"
+}
 fill0() {
 	local want _ lo=low hi=high free=free0
 	# Between min and low the margin is a few MiB: count DMA32 alone
 	[ "${2:-}" = below ] && lo=min hi=low free=zfree0
+	# Just above high: node 0 compacted first, so that the huge pages
+	# asked for can be had, which the other modes do not need as much
+	[ "${2:-}" = above ] && lo=high free=zfree0 &&
+		echo 1 >$N0/compact
 	echo 3 >/proc/sys/vm/drop_caches
 	pcp_small
 	for _ in 1 2 3; do
