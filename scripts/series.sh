@@ -156,7 +156,7 @@ cmd_check() {
 		if [ "$(cat "$tmp/$f.rc" 2>/dev/null)" = 0 ]; then
 			result ok "checkpatch --strict $f"
 		else
-			sed 's/^/#   /' "$tmp/$f.log"
+			sed 's/^/#   /' "$tmp/$f.log" 2>/dev/null || echo "#   checkpatch did not run"
 			result "not ok" "checkpatch --strict $f"
 			fail=1
 		fi

@@ -96,7 +96,7 @@ vm_tests() {
 vm_tests 2node topology migbench kunit offload eligibility storm dma mo-selftest exchange-selftest
 # Upstream mm selftests: same two nodes, two CPUs each (migration.c needs
 # three or more CPUs and skips everything with two). make test runs each
-# category but thp once, and each engine at least once: migration under
+# category but thp, and each engine, at least once: migration under
 # dcbm on 4 swdma channels (every folio by DMA), ksm under mtcopy with 4
 # threads (every batch split), ksm_numa and cow under the kernel's own
 # copy (cpu); with the two runs on 4node-tiered below (ksm_numa under
