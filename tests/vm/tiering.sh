@@ -20,9 +20,10 @@
 #   node 0 full (hugetlb filler, no swap, no demotion): with promote_exchange
 #     the hot pages go up by exchange with cold ones of the same process,
 #     both sides' data intact; without it nothing is exchanged and the
-#     faults wake node 0's kswapd; a fault that may exchange but finds the
-#     queue full promotes nothing; the drain does not take node 0 below
-#     its high watermark
+#     faults wake node 0's kswapd; with exchange switched off
+#     (/sys/kernel/mm/exchange/enabled) no fault is queued for one; a fault
+#     that may exchange but finds the queue full promotes nothing; the
+#     drain does not take node 0 below its high watermark
 #   shmem: promoted by the fault, never queued
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/engines.sh"
@@ -34,7 +35,7 @@ HIST='hist:keys=reason,nr_folios.log2:vals=hitcount,nr_pages:sort=reason,nr_foli
 engines=(cpu mtcopy-2 dcbm-2)
 [ "${MEMACCEL_TOPOLOGY:-}" = 4node-tiered ] || ktap_skip_all "needs the 4node-tiered topology"
 [ -d $T ] || ktap_skip_all "no $T: a kernel without CONFIG_MIGRATE_TIERING"
-ktap_plan $((5 + 5 * ${#engines[@]} + 9 + 7 + 3 * ${#engines[@]}))
+ktap_plan $((5 + 5 * ${#engines[@]} + 9 + 8 + 3 * ${#engines[@]}))
 
 [ -d $TR/events ] || mount -t tracefs nodev $TR
 restore /proc/sys/kernel/numa_balancing $T/promote_batch_kb \
@@ -272,6 +273,22 @@ x=$(($(stat promote_exchanged) - x0))
 } | ktap_diag
 ktap_check "promote_exchange=1: $x pages promoted by exchange (pgexchange_success +$(($(vmstat pgexchange_success) - pg0)))" \
 	test "$x" -gt 0
+
+# With exchange switched off (/sys/kernel/mm/exchange/enabled 0),
+# promote_exchange lets no fault through to a full node: every pair would
+# be refused. The kernel before that fix queued the faults and isolated
+# partners for each; 256 pages allow for a moment of room made by kswapd
+XEN=/sys/kernel/mm/exchange/enabled
+restore $XEN
+echo 0 >$XEN
+fill0 $cold
+q0=$(stat promote_queued) x0=$(stat promote_exchanged)
+"${promote_cmd[@]}" --timeout 10 --size 4096 --total ${hot}M --cold ${cold}M --await-pct 100 >/tmp/tiering-xoff.log 2>&1
+rc=$?
+echo 1 >$XEN
+q=$(($(stat promote_queued) - q0)) x=$(($(stat promote_exchanged) - x0))
+ktap_check "node 0 full, exchange switched off: $q pages queued, $x exchanged; data intact (exit $rc)" \
+	test "$q" -le 256 -a "$x" = 0 -a \( $rc = 0 -o "$(grep -c 'data intact, but' /tmp/tiering-xoff.log)" = 1 \)
 
 # A fault let through to the queue because it may exchange, which finds
 # the queue full, is refused as the full node refuses the others: with a
