@@ -175,8 +175,10 @@ drains_inside() {
 			exit !(rc == 0 && long > 0 && inside > 0)
 		}'
 }
-ktap_check "hint faults during long policy intervals: the queue drained inside them, data intact" \
-	drains_inside
+drains_inside >/tmp/tiering-policy-drains.log 2>&1
+rc=$?
+ktap_result "hint faults during long policy intervals: $(tail -1 /tmp/tiering-policy-drains.log); data intact" $rc
+[ $rc = 0 ] || ktap_diag </tmp/tiering-policy-drains.log
 
 # -- node 0 full: the policy exchanges
 restore /sys/kernel/mm/numa/demotion_enabled "$HUGE0" /proc/sys/vm/min_free_kbytes \
@@ -250,15 +252,16 @@ policy_tierbench() {
 # The partners on node 0 were written once, when fill0 made them, so
 # their accessed bits are still set: the partner search moves a folio to
 # the inactive list only when unused since it last looked, which costs
-# one pass over node 0's active list first (90% at 17.6 s in one boot).
-policy_tierbench 64 /tmp/tiering-policy-tb.csv --total 256M --hot 32M --period 30 --shifts 1
+# one pass over node 0's active list first (90% at 16.7 to 21.4 s in
+# three boots).
+policy_tierbench 64 /tmp/tiering-policy-tb.csv --total 256M --hot 32M --period 40 --shifts 1
 ktap_check "stable pattern: the hot set reaches 90% on node 0 (${sum:-no summary}), data intact" \
 	sh -c "[ $rc = 0 ] && echo '$sum' | grep -q 't90=[0-9]'"
 # The hot window's 8192 pages up and as many partners down; the 40 MiB
 # of node-2 pages read once in the run must stay (a policy that took
 # every page it saw referenced once would move them too)
 moved=$(echo "$sum" | sed -n 's/.* moved=\([0-9]*\).*/\1/p')
-ktap_check "stable pattern: no page moved twice in 30 s, ${moved:-?} moves (<= 2 x 8192 + 10%: pages read once stay)" \
+ktap_check "stable pattern: no page moved twice in 40 s, ${moved:-?} moves (<= 2 x 8192 + 10%: pages read once stay)" \
 	sh -c "echo '$sum' | grep -q ' wasted=0 ' && [ '${moved:-99999}' -le 18022 ]"
 
 # -- a hot set that moves, node 0 full with room for one window: the
