@@ -113,9 +113,9 @@ trace_events() {
 	}' $TI/trace
 }
 # One memcg (migcheck's) with 4096 hot pages and policy_max_pages 256:
-# the policy takes hot folios in steps of at most 1024 base pages and
-# checks the limit after each look at SWAP_CLUSTER_MAX base pages per
-# list, so an interval moves at most 256 + 2 x 32 base pages
+# the policy takes hot folios in steps and checks what a step took after
+# each turn of SWAP_CLUSTER_MAX base pages on a list, so an interval moves
+# at most 256 + 31 base pages of 4 KiB folios (320: some room)
 echo 256 >$T/policy_max_pages
 echo >$TI/trace
 echo 1 >$T/policy
