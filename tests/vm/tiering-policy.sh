@@ -108,7 +108,7 @@ trace_events() {
 		for (i = 2; i <= NF; i++)
 			if ($i == ev && $(i + 1) == "nid=0") {
 				t = $(i - 1); sub(/:$/, "", t)
-				$1 = ""; print t, substr($0, index($0, ev) + length(ev) + 1)
+				print t, substr($0, index($0, ev) + length(ev) + 1)
 			}
 	}' $TI/trace
 }
