@@ -14,6 +14,12 @@ hot window, down while in it; "-" for runs of a tierbench without it), the
 kernel's counters over the run and the CPU time of the kernel threads that
 move pages. With --png, residency over time, the median of the runs at
 each sample, one line per configuration.
+
+Runs that left a trace (OUTDIR/CONFIG-RUN.trace: mm_tier_policy at the
+end of each policy interval, tierbench's samples as markers) also get a
+second table: per shift, the policy intervals of node 0 that ended between
+the shift and the first sample at 90 % or more, and what the first of
+them found hot and moved.
 """
 import argparse
 import csv
@@ -47,6 +53,85 @@ def read_run(path):
                 t, shift, res, *_ = line.split(",")
                 rows.append((float(t), int(shift), float(res)))
     return rows, summary, period
+
+
+TRACE_RE = re.compile(r"\s(\d+\.\d+): (\w+): (.*)$")
+
+
+def read_trace(path):
+    """(seconds, event, {field: value}) for every event of a run's trace."""
+    events = []
+    with open(path) as f:
+        for line in f:
+            m = TRACE_RE.search(line.rstrip())
+            if not m:
+                continue
+            ts, ev, rest = float(m.group(1)), m.group(2), m.group(3)
+            if ev == "tracing_mark_write":
+                if not rest.startswith("tierbench "):
+                    continue
+                rest = rest[len("tierbench "):]
+            fields = dict(kv.split("=", 1) for kv in rest.split() if "=" in kv)
+            events.append((ts, ev, fields))
+    return events
+
+
+def intervals_to_90(events):
+    """Per shift: (policy intervals of node 0 ended after the shift's first
+    sample and by its first sample at >= 90 %, or None if none was, and the
+    (hot, promoted) of those intervals)."""
+    first, at90 = {}, {}
+    for ts, ev, f in events:
+        if ev != "tracing_mark_write" or "shift" not in f:
+            continue
+        n = int(f["shift"])
+        first.setdefault(n, ts)
+        if n not in at90 and float(f["residency"]) >= 0.9:
+            at90[n] = ts
+    policy = [(ts, f) for ts, ev, f in events
+              if ev == "mm_tier_policy" and f.get("nid") == "0"]
+    out = {}
+    for n, t0 in sorted(first.items()):
+        if n not in at90:
+            out[n] = (None, [])
+            continue
+        iv = [(int(f["hot"]), int(f["promoted"])) for ts, f in policy
+              if t0 < ts <= at90[n]]
+        out[n] = (len(iv), iv)
+    return out
+
+
+def interval_table(outdir, runs, configs):
+    rowsout = []
+    for c in configs:
+        counts, never, firsts = [], 0, []
+        for r in runs:
+            if r["config"] != c:
+                continue
+            path = os.path.join(outdir, f"{c}-{r['run']}.trace")
+            if not os.path.exists(path):
+                continue
+            ev = read_trace(path)
+            if not any(e == "mm_tier_policy" for _, e, _ in ev):
+                continue
+            for n, (k, iv) in intervals_to_90(ev).items():
+                if k is None:
+                    never += 1
+                    continue
+                counts.append(k)
+                if iv:
+                    firsts.append(f"{iv[0][0]}/{iv[0][1]}")
+        if counts or never:
+            rowsout.append((c, counts, never, firsts))
+    if not rowsout:
+        return
+    print()
+    print("| configuration | shifts | policy intervals to 90 % | never | "
+          "first interval's hot/promoted pages |")
+    print("|---|---|---|---|---|")
+    for c, counts, never, firsts in rowsout:
+        print(f"| {c} | {len(counts) + never} | {med(counts)} | {never} | "
+              f"{', '.join(firsts) or '-'} |")
 
 
 def main():
@@ -106,6 +191,8 @@ def main():
               f"{med(k('pgexchange_success'))} | {med(k('numa_hint_faults'))} | "
               f"{med([float(r['kthread_s']) for r in rs], '{:.1f}')} | "
               f"{', '.join(sorted(data))} |")
+
+    interval_table(a.outdir, runs, configs)
 
     if a.png:
         import matplotlib

@@ -29,6 +29,11 @@
 # and the policy, which read them, see it as idle. TIERBENCH_RUNS [3],
 # TIERBENCH_ARGS [--total 256M --hot 32M --fast-init 64M --period 30
 # --shifts 3].
+# Each run also leaves OUTDIR/CONFIG-RUN.trace: the kernel's tiering
+# events (mm_tier_policy at the end of each policy interval,
+# mm_promote_drain at each drain) in a tracefs instance of its own, with
+# tierbench's samples as markers, so that bench/tiering-report.py can
+# count the policy intervals between a shift and 90 %.
 set -uo pipefail
 out=$1
 shift
@@ -127,6 +132,21 @@ teardown() {
 	unfill0
 }
 scan0=$(cat $T/policy_scan_pages 2>/dev/null)
+# The tiering events, in an instance of our own (none if the kernel has
+# no such events)
+TI=/sys/kernel/tracing/instances/tierbench
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+tevents=()
+for ev in mm_tier_policy mm_promote_drain; do
+	[ -d /sys/kernel/tracing/events/migrate/$ev ] && tevents+=("$ev")
+done
+if [ ${#tevents[@]} -gt 0 ] && mkdir -p $TI 2>/dev/null; then
+	echo 2048 >$TI/buffer_size_kb
+	for ev in "${tevents[@]}"; do echo 1 >"$TI/events/migrate/$ev/enable"; done
+	echo 0 >$TI/tracing_on
+else
+	TI=
+fi
 
 damo_init >/dev/null 2>&1 || echo "tiering: no damo, DAMON configurations skipped" >&2
 has_xo=0
@@ -139,7 +159,7 @@ swapoff -a 2>/dev/null
 ratio=$(cat /proc/sys/vm/lowmem_reserve_ratio)
 reserve_dma0
 tlb_churn 0
-trap 'teardown; kill $TLB_CHURN_PID; swapon -a 2>/dev/null; echo "$ratio" >/proc/sys/vm/lowmem_reserve_ratio' EXIT
+trap 'teardown; kill $TLB_CHURN_PID; swapon -a 2>/dev/null; echo "$ratio" >/proc/sys/vm/lowmem_reserve_ratio; [ -z "$TI" ] || rmdir $TI' EXIT
 
 # What the runs had, for the report
 {
@@ -181,7 +201,13 @@ for ((r = 1; r <= runs; r++)); do
 		for k in "${counters[@]}"; do before[$k]=$(vmstat "$k"); done
 		k0=$(kthread_ticks)
 		rm -f /tmp/tierbench-ready
-		taskset -c 0 "$TOP/tools/tierbench/tierbench" "${targs[@]}" \
+		marker=()
+		if [ -n "$TI" ]; then
+			echo >$TI/trace
+			echo 1 >$TI/tracing_on
+			marker=(--marker $TI/trace_marker)
+		fi
+		taskset -c 0 "$TOP/tools/tierbench/tierbench" "${targs[@]}" "${marker[@]}" \
 			--ready /tmp/tierbench-ready >"$out/$c-$r.csv" &
 		pid=$!
 		while [ ! -e /tmp/tierbench-ready ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done
@@ -189,6 +215,10 @@ for ((r = 1; r <= runs; r++)); do
 		wait $pid
 		rc=$?
 		k1=$(kthread_ticks)
+		if [ -n "$TI" ]; then
+			echo 0 >$TI/tracing_on
+			grep -v '^#' $TI/trace >"$out/$c-$r.trace"
+		fi
 		row="$c\t$r"
 		for k in "${counters[@]}"; do row+="\t$(($(vmstat "$k") - ${before[$k]}))"; done
 		sum=$(grep '^summary' "$out/$c-$r.csv")

@@ -72,3 +72,35 @@ def test_report(tmp_path):
     assert cells[3] == "3 of 3" and cells[-1] == "LOST"
     assert cells[7] == "-"                   # a tierbench without misplaced
     assert png.stat().st_size > 1000
+
+
+def tr(ts, ev, rest):
+    return f"  tierbench-123  [000] .....  {ts:.6f}: {ev}: {rest}\n"
+
+
+def test_report_intervals(tmp_path):
+    """Policy intervals between a shift's first sample and its first at 90 %:
+    shift 0 reaches 90 % after intervals at 1.5 and 2.5 (the one at 0.5
+    ends before its first sample, node 1's does not count), shift 1 never."""
+    d = tmp_path
+    (d / "runs.tsv").write_text(
+        HEAD + "p\t1\t0\t0\t0\t0\t8\t0\t0\t0.10\tsummary\n")
+    (d / "p-1.csv").write_text(tb_csv("2.0/-", 0.5))
+    (d / "p-1.trace").write_text(
+        tr(10.5, "mm_tier_policy", "nid=0 scanned=9 hot=0 promoted=0 exchanged=0")
+        + tr(11.0, "tracing_mark_write", "tierbench t=1.0 shift=0 residency=0.0000")
+        + tr(11.5, "mm_tier_policy", "nid=0 scanned=9 hot=40 promoted=30 exchanged=0")
+        + tr(11.6, "mm_tier_policy", "nid=1 scanned=9 hot=1 promoted=1 exchanged=0")
+        + tr(12.0, "tracing_mark_write", "tierbench t=2.0 shift=0 residency=0.5000")
+        + tr(12.5, "mm_tier_policy", "nid=0 scanned=9 hot=50 promoted=50 exchanged=0")
+        + tr(13.0, "tracing_mark_write", "tierbench t=3.0 shift=0 residency=0.9500")
+        + tr(13.5, "mm_tier_policy", "nid=0 scanned=9 hot=0 promoted=0 exchanged=0")
+        + tr(41.0, "tracing_mark_write", "tierbench t=31.0 shift=1 residency=0.1000")
+        + tr(41.5, "tracing_mark_write", "something else")
+        + tr(42.0, "tracing_mark_write", "tierbench t=32.0 shift=1 residency=0.2000"))
+    r = run([sys.executable, REPORT, str(d)])
+    assert r.returncode == 0, r.stderr
+    row = next(x for x in r.stdout.splitlines()
+               if x.startswith("| p |") and "40/30" in x)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1:] == ["2", "2", "1", "40/30"]

@@ -28,6 +28,10 @@
  * and misplaced, the moves against the hot set of the moment (every move
  * up but up_hot, and down_hot). Each page holds its own index in its
  * first word, checked at the end: exit 2 if one does not.
+ *
+ * --marker FILE (a tracefs trace_marker) gets a line at each sample,
+ * "tierbench t=T shift=N residency=R", so that a trace of the kernel's
+ * tiering events can be lined up with the samples.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -49,7 +53,7 @@ static struct {
 	int fast, slow, shifts;
 	double period, interval;
 	bool thp;
-	const char *ready;
+	const char *ready, *marker;
 } opt = {
 	.total = 256UL << 20, .hot = 32UL << 20, .fast_init = 64UL << 20,
 	.fast = 0, .slow = 2, .shifts = 4, .period = 20, .interval = 1,
@@ -147,7 +151,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: tierbench [--total SIZE] [--hot SIZE] [--fast-init SIZE]\n"
 		"  [--fast NODE] [--slow NODE] [--period S] [--shifts N]\n"
-		"  [--interval S] [--thp] [--ready FILE]\n");
+		"  [--interval S] [--thp] [--ready FILE] [--marker FILE]\n");
 	exit(EXIT_USAGE);
 }
 
@@ -158,7 +162,8 @@ static void parse(int argc, char **argv)
 		{ "fast-init", 1, 0, 'f' }, { "fast", 1, 0, 'F' },
 		{ "slow", 1, 0, 'S' }, { "period", 1, 0, 'p' },
 		{ "shifts", 1, 0, 'n' }, { "interval", 1, 0, 'i' },
-		{ "thp", 0, 0, 'T' }, { "ready", 1, 0, 'r' }, { 0 }
+		{ "thp", 0, 0, 'T' }, { "ready", 1, 0, 'r' },
+		{ "marker", 1, 0, 'm' }, { 0 }
 	};
 	int c;
 
@@ -174,6 +179,7 @@ static void parse(int argc, char **argv)
 		case 'i': opt.interval = atof(optarg); break;
 		case 'T': opt.thp = true; break;
 		case 'r': opt.ready = optarg; break;
+		case 'm': opt.marker = optarg; break;
 		default: usage();
 		}
 	}
@@ -192,6 +198,7 @@ int main(int argc, char **argv)
 	int *status, *last, shift = -1, i, bad = 0;
 	double *moved_at, t0, t, res_sum = 0;
 	unsigned long res_n = 0;
+	FILE *marker = NULL;
 	double *t90;
 	pthread_t wt, tt;
 	void **pages;
@@ -230,6 +237,12 @@ int main(int argc, char **argv)
 	       opt.shifts);
 	printf("t,shift,residency,fast_pages,moved,wasted,writes_per_s,nodes\n");
 	fflush(stdout);
+	if (opt.marker) {
+		marker = fopen(opt.marker, "w");
+		if (!marker)
+			fatal(EXIT_SYS, "%s: %s", opt.marker, strerror(errno));
+		setvbuf(marker, NULL, _IOLBF, 0);
+	}
 	if (opt.ready) {
 		FILE *f = fopen(opt.ready, "w");
 
@@ -298,7 +311,12 @@ int main(int argc, char **argv)
 			printf("%s%lu", n ? "/" : "", per_node[n]);
 		printf("\n");
 		fflush(stdout);
+		if (marker)
+			fprintf(marker, "tierbench t=%.1f shift=%d residency=%.4f\n",
+				t, shift, res);
 	}
+	if (marker)
+		fclose(marker);
 	atomic_store(&stop, true);
 	pthread_join(wt, NULL);
 	pthread_join(tt, NULL);
