@@ -205,7 +205,7 @@ for ((r = 1; r <= runs; r++)); do
 		if [ -n "$TI" ]; then
 			echo >$TI/trace
 			echo 1 >$TI/tracing_on
-			marker=(--marker $TI/trace_marker)
+			marker=(--marker "$TI/trace_marker")
 		fi
 		taskset -c 0 "$TOP/tools/tierbench/tierbench" "${targs[@]}" "${marker[@]}" \
 			--ready /tmp/tierbench-ready >"$out/$c-$r.csv" &
