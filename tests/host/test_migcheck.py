@@ -22,6 +22,8 @@ pytestmark = pytest.mark.usefixtures("tools_built")
     ["--fragment"],
     ["--bogus", "1"],
     ["--size"],
+    ["--await", "0", "--cold-touch", "100"],            # no --cold
+    ["--await", "0", "--cold", "2M", "--cold-touch", "-1"],
 ])
 def test_bad_args(args):
     r = run([MC, *args])

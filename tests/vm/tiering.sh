@@ -12,6 +12,7 @@
 #     hist, reason numa) and are counted in pgpromote_success, globally and
 #     in the memory.stat of migcheck's memcg
 #   a queue of one page: promotions still happen, most by the fault itself
+#   a task whose cpuset.mems excludes node 0: nothing promoted, nothing queued
 #   a task killed with folios queued: isolated pages back to where they were
 #   promote_batch switched on and off under load: data intact, nothing kept
 #     isolated, no thread left
@@ -23,7 +24,8 @@
 #     faults wake node 0's kswapd; with exchange switched off
 #     (/sys/kernel/mm/exchange/enabled) no fault is queued for one; a fault
 #     that may exchange but finds the queue full promotes nothing; the
-#     drain does not take node 0 below its high watermark
+#     drain does not take node 0 below its high watermark; a warm set on
+#     node 0 (read every 100 ms) is never taken as a cold partner
 #   shmem: promoted by the fault, never queued
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/engines.sh"
@@ -35,7 +37,7 @@ HIST='hist:keys=reason,nr_folios.log2:vals=hitcount,nr_pages:sort=reason,nr_foli
 engines=(cpu mtcopy-2 dcbm-2)
 [ "${MEMACCEL_TOPOLOGY:-}" = 4node-tiered ] || ktap_skip_all "needs the 4node-tiered topology"
 [ -d $T ] || ktap_skip_all "no $T: a kernel without CONFIG_MIGRATE_TIERING"
-ktap_plan $((5 + 5 * ${#engines[@]} + 9 + 8 + 3 * ${#engines[@]}))
+ktap_plan $((5 + 5 * ${#engines[@]} + 10 + 9 + 3 * ${#engines[@]}))
 
 [ -d $TR/events ] || mount -t tracefs nodev $TR
 restore /proc/sys/kernel/numa_balancing $T/promote_batch_kb \
@@ -123,6 +125,32 @@ ktap_check "shmem: 8 MiB promoted 2 -> 0, data intact" promote --size 4096 --tot
 q=$(($(stat promote_queued) - q0)) p=$(($(vmstat pgpromote_success) - p0))
 ktap_check "shmem: promoted by the faults (pgpromote_success +$p), none queued (+$q)" \
 	test "$q" = 0 -a "$p" -gt 0
+
+# -- a task whose cpuset.mems is node 2 alone: its faults promote nothing,
+# as in 6.12, where the fault's allocation on node 0 fails in the task's
+# cpuset; kpromoted, which allocates outside it, must not be handed them.
+# The kernel before the fix promoted such pages through the queue.
+CS=/sys/fs/cgroup/memaccel-cpuset
+if grep -qw cpuset /sys/fs/cgroup/cgroup.controllers; then
+	grep -qw cpuset /sys/fs/cgroup/cgroup.subtree_control ||
+		echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p $CS
+	at_exit rmdir $CS
+	echo 0 >$CS/cpuset.cpus
+	echo 2 >$CS/cpuset.mems
+	q0=$(stat promote_queued)
+	sh -c "echo \$\$ >$CS/cgroup.procs && exec taskset -c 0 \"\$@\"" cs \
+		"$MIGCHECK" --src 2 --await 0 --writers 1 --readers 1 --size 4096 --total 8M \
+		--await-pct 1 --timeout 10 >/tmp/tiering-cpuset.log 2>&1
+	rc=$?
+	q=$(($(stat promote_queued) - q0))
+	on=$(sed -n 's/^migcheck: \([0-9]*\) of [0-9]* pages on node 0 .*/\1/p' /tmp/tiering-cpuset.log)
+	ktap_diag </tmp/tiering-cpuset.log
+	ktap_check "cpuset.mems 2: ${on:-?} of 8 MiB promoted to node 0, $q pages queued; data intact (exit $rc)" \
+		test "${on:-1}" = 0 -a "$q" = 0 -a $rc = 2 -a "$(grep -c 'data intact, but' /tmp/tiering-cpuset.log)" = 1
+else
+	ktap_skip "cpuset.mems 2: nothing promoted to node 0" "no cpuset controller"
+fi
 
 # -- a task killed with folios queued: they are put back or freed
 echo 65536 >$T/promote_batch_kb
@@ -273,6 +301,26 @@ x=$(($(stat promote_exchanged) - x0))
 } | ktap_diag
 ktap_check "promote_exchange=1: $x pages promoted by exchange (pgexchange_success +$(($(vmstat pgexchange_success) - pg0)))" \
 	test "$x" -gt 0
+
+# A warm set is no partner: migcheck's only pages on node 0 are 2 MiB
+# read every 100 ms, while its hot pages on node 2 are queued for an
+# exchange. The partner search looks at a folio of node 0 once a second
+# at most, and finds each of them used every time: none may leave node 0.
+# (tlb_churn: without it QEMU would not set their accessed bits again.)
+# The kernel before the fix looked at such short lists several times in
+# one drain, milliseconds apart, and took the warm pages as idle.
+tlb_churn 0
+fill0 $cold
+x0=$(stat promote_exchanged)
+"${promote_cmd[@]}" --timeout 20 --size 4096 --total 4M --cold 2M --cold-touch 100 \
+	--await-pct 100 >/tmp/tiering-warm.log 2>&1
+rc=$?
+kill "$TLB_CHURN_PID"
+x=$(($(stat promote_exchanged) - x0))
+read -r fewest all < <(sed -n 's/.*cold region: fewest \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' /tmp/tiering-warm.log)
+ktap_diag </tmp/tiering-warm.log
+ktap_check "node 0 full, 2 MiB read every 100 ms: fewest ${fewest:-?} of ${all:-?} pages on node 0, $x pages promoted by exchange; data intact (exit $rc)" \
+	test -n "$fewest" -a "${fewest:-0}" = "${all:--1}" -a \( $rc = 0 -o "$(grep -c 'data intact, but' /tmp/tiering-warm.log)" = 1 \)
 
 # With exchange switched off (/sys/kernel/mm/exchange/enabled 0),
 # promote_exchange lets no fault through to a full node: every pair would

@@ -43,7 +43,10 @@
  * printed. --cold BYTES adds a region of base pages filled on NODE with
  * its policy reset too, that nothing touches after the fill and that is
  * checked at the end: partners for the kernel to exchange the hot folios
- * with when NODE is full. --ready FILE is created once the folios are
+ * with when NODE is full. --cold-touch MS makes that region warm instead:
+ * a thread reads a word of each of its pages every MS milliseconds, and
+ * the fewest of its pages seen on NODE during the wait is printed ("cold
+ * region: fewest F of N pages on node X"). --ready FILE is created once the folios are
  * filled and their policy reset, before the wait. --until FILE ends the
  * wait early once FILE exists (for a test that waits on the kernel's
  * side instead): the pages are then counted where they are, and too few
@@ -92,6 +95,7 @@ static struct {
 	int src, dst, moves, writers, readers, settle_ms;
 	int await_node, await_pct, timeout_s;
 	unsigned long cold;
+	int cold_touch_ms;
 	const char *ready, *until;
 } opt = { .size = 4096, .total = 16 << 20, .src = 0, .dst = 1, .moves = 4,
 	  .await_node = -1, .await_pct = 100, .timeout_s = 60 };
@@ -393,10 +397,45 @@ static const uint64_t cold_seed = 0x636f6c64ULL;
 /* --until: its file ended the wait */
 static bool until_seen;
 
+/* --cold-touch: read a word of every page of the cold region each period */
+static void *cold_toucher(void *arg __attribute__((unused)))
+{
+	volatile char *c = (volatile char *)cold_addr;
+	unsigned long p;
+
+	while (!atomic_load(&stop)) {
+		for (p = 0; p < opt.cold / PAGE_SZ; p++)
+			(void)c[p * PAGE_SZ];
+		usleep(1000L * opt.cold_touch_ms);
+	}
+	return NULL;
+}
+
+/* Base pages of the cold region now on @node */
+static unsigned long cold_on(int node)
+{
+	unsigned long n = opt.cold / PAGE_SZ, p, on = 0;
+	int *status = malloc(n * sizeof(int));
+	void **addr = malloc(n * sizeof(void *));
+
+	if (!status || !addr)
+		fatal(EXIT_SYS, "out of memory");
+	for (p = 0; p < n; p++)
+		addr[p] = cold_addr + p * PAGE_SZ;
+	if (move_pages(0, n, addr, NULL, status, 0))
+		fatal(EXIT_SYS, "move_pages(query): %s", strerror(errno));
+	for (p = 0; p < n; p++)
+		on += status[p] == node;
+	free(status);
+	free(addr);
+	return on;
+}
+
 /* --await: true if --await-pct of the pages reached the node in time */
 static bool await_node(void)
 {
 	unsigned long want = (nr_pages * opt.await_pct + 99) / 100, on = 0;
+	unsigned long cold_fewest = ULONG_MAX;
 	double t0 = now(), t;
 	int k;
 
@@ -415,6 +454,11 @@ static bool await_node(void)
 			fatal(EXIT_SYS, "mbind(MPOL_DEFAULT): %s", strerror(errno));
 	do {
 		on = pages_on(opt.await_node);
+		if (opt.cold_touch_ms) {
+			unsigned long c = cold_on(opt.await_node);
+
+			cold_fewest = c < cold_fewest ? c : cold_fewest;
+		}
 		t = now() - t0;
 		if (on >= want)
 			break;
@@ -426,6 +470,9 @@ static bool await_node(void)
 	} while (t < opt.timeout_s);
 	printf("migcheck: %lu of %lu pages on node %d after %.1f s (wanted %lu)\n",
 	       on, nr_pages, opt.await_node, t, want);
+	if (opt.cold_touch_ms)
+		printf("migcheck: cold region: fewest %lu of %lu pages on node %d\n",
+		       cold_fewest, opt.cold / PAGE_SZ, opt.await_node);
 	return on >= want;
 }
 
@@ -433,7 +480,7 @@ static int run_moves(void)
 {
 	bool awaited = true;
 	struct writer w[MAX_WRITERS];
-	pthread_t rd[16];
+	pthread_t rd[16], ct;
 	unsigned long p, bad, missed = 0;
 	int i, m, k;
 
@@ -466,6 +513,9 @@ static int run_moves(void)
 	for (i = 0; i < opt.readers; i++)
 		if (pthread_create(&rd[i], NULL, reader_fn, (void *)(uintptr_t)(i + 1)))
 			fatal(EXIT_SYS, "pthread_create");
+	if (opt.cold_touch_ms &&
+	    pthread_create(&ct, NULL, cold_toucher, NULL))
+		fatal(EXIT_SYS, "pthread_create");
 
 	usleep(20000);	/* writes before the first move */
 	if (opt.await_node >= 0) {
@@ -496,6 +546,8 @@ static int run_moves(void)
 	atomic_store(&stop, true);
 	for (i = 0; i < opt.readers; i++)
 		pthread_join(rd[i], NULL);
+	if (opt.cold_touch_ms)
+		pthread_join(ct, NULL);
 	for (i = 0; i < opt.writers; i++)
 		pthread_join(w[i].tid, NULL);
 	if (opt.settle_ms)
@@ -600,8 +652,8 @@ static void usage(void)
 		"usage: migcheck [--size BYTES | --mixed] [--total BYTES] [--src N] [--dst N]\n"
 		"                [--moves N] [--writers N] [--readers N] [--strict-moves]\n"
 		"                [--settle MS] [--allow-splits] [--exchange] [--shmem]\n"
-		"                [--await NODE [--await-pct P] [--timeout S] [--cold BYTES]\n"
-		"                 [--ready FILE] [--until FILE]]\n"
+		"                [--await NODE [--await-pct P] [--timeout S] [--cold BYTES\n"
+		"                 [--cold-touch MS]] [--ready FILE] [--until FILE]]\n"
 		"       migcheck --fragment --ready FILE [--total BYTES] [--src N]\n");
 	exit(EXIT_USAGE);
 }
@@ -663,6 +715,8 @@ int main(int argc, char **argv)
 			opt.timeout_s = atoi(v);
 		else if (!strcmp(a, "--cold"))
 			opt.cold = parse_size(v);
+		else if (!strcmp(a, "--cold-touch"))
+			opt.cold_touch_ms = atoi(v);
 		else
 			usage();
 	}
@@ -676,6 +730,8 @@ int main(int argc, char **argv)
 	    (opt.until && opt.await_node < 0) ||
 	    opt.await_pct < 1 || opt.await_pct > 100 || opt.timeout_s < 1 ||
 	    (opt.cold && (opt.await_node < 0 || opt.cold % PMD_SZ)) ||
+	    opt.cold_touch_ms < 0 || opt.cold_touch_ms > 60000 ||
+	    (opt.cold_touch_ms && !opt.cold) ||
 	    (opt.shmem && (opt.mixed || opt.fragment || opt.exchange || opt.size != PAGE_SZ)))
 		usage();
 	if (geteuid())
