@@ -310,7 +310,7 @@ ktap_check "promote_exchange=1: $x pages promoted by exchange (pgexchange_succes
 # The kernel before the fix looked at such short lists several times in
 # one drain, milliseconds apart, and took the warm pages as idle.
 tlb_churn 0
-fill0 $cold
+fill0 2
 x0=$(stat promote_exchanged)
 "${promote_cmd[@]}" --timeout 20 --size 4096 --total 4M --cold 2M --cold-touch 100 \
 	--await-pct 100 >/tmp/tiering-warm.log 2>&1
