@@ -38,7 +38,8 @@ scripts/build-selftests.sh || die "selftests build failed"
 rm -rf "$out"
 mkdir -p "$out"
 step host tests
-python3 -m pytest -q -p no:cacheprovider --junitxml="$out/host.xml" tests/host
+# four workers: most host tests wait on a fake guest's timeouts
+python3 -m pytest -q -n 4 -p no:cacheprovider --junitxml="$out/host.xml" tests/host
 step series hygiene
 # Numbered results with a plan; any failure, or a check that cannot run,
 # is counted by ktap.py below.

@@ -282,7 +282,19 @@ ktap_check "node 0 full, promote_exchange=0: data intact (exit $rc: 0, or 2 for 
 ktap_check "promote_exchange=0: nothing exchanged, node 0's kswapd woken ($(($(vmstat pageoutrun) - k0)) runs)" \
 	test "$(stat promote_exchanged)" = "$x0" -a "$(vmstat pageoutrun)" -gt "$k0"
 echo 1 >$T/promote_exchange
-fill0 $cold
+# 16 MiB of partners here, and NUMA balancing scanning every 100 ms: the
+# partner search looks at each of them once per pass of the memcg's
+# list, passes at least a second apart, and at 8 per page wanted, so a
+# pass takes as many drains as the list holds pages over that; a fresh
+# partner (its PTEs young from the fill) is taken at its third look. With
+# 64 MiB and 6.12's scan period (about 19 drains in 90 s), only the last
+# drains found partners (208 pages went up in one boot).
+[ -d /sys/kernel/debug/sched ] || mount -t debugfs none /sys/kernel/debug
+SCAN=/sys/kernel/debug/sched/numa_balancing/scan_period_min_ms
+restore $SCAN
+echo 100 >$SCAN
+xcold=16
+fill0 $xcold
 x0=$(stat promote_exchanged) pg0=$(vmstat pgexchange_success)
 echo "node 0 filled: $(free0) MiB free, $(zfree0) in DMA32" | ktap_diag
 snap /tmp/tiering-full.snap
@@ -290,7 +302,7 @@ snap /tmp/tiering-full.snap
 # is taken too: with faults that find the queue full refused (not
 # migrated into the full node), a loaded host reached 6 % in 90 s; the
 # check below asks that pages went up by exchange
-"${promote_cmd[@]}" --timeout 90 --size 4096 --total ${hot}M --cold ${cold}M --await-pct 50 >/tmp/tiering-x1.log 2>&1
+"${promote_cmd[@]}" --timeout 90 --size 4096 --total ${hot}M --cold ${xcold}M --await-pct 50 >/tmp/tiering-x1.log 2>&1
 rc=$?
 ktap_check "node 0 full, promote_exchange=1: hot and cold data intact (exit $rc: 0, or 2 for under half promoted)" \
 	test $rc = 0 -o "$(grep -c 'data intact, but' /tmp/tiering-x1.log)" = 1
@@ -375,9 +387,6 @@ echo 1000 >$T/promote_delay_ms
 # NUMA balancing scans every 100 ms, not every second: under TCG its hint
 # faults otherwise queue a few dozen pages a second, too few to overrun
 # the room in one drain
-SCAN=/sys/kernel/debug/sched/numa_balancing/scan_period_min_ms
-restore $SCAN
-echo 100 >$SCAN
 fill0 $((cold + 2)) above
 echo 1 >/proc/sys/vm/stat_refresh
 high=$(zpages0 high) room=$(($(zpages0 "pages free") - $(zpages0 high) - cold * 256))
