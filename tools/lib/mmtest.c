@@ -244,7 +244,7 @@ void check_folios(char *addr, unsigned long len, unsigned long fsize,
 	free(kf);
 }
 
-void check_node(char *addr, unsigned long len, int node)
+int *query_nodes(char *addr, unsigned long len)
 {
 	unsigned long npages = len / PAGE_SZ, i;
 	void **pages = malloc(npages * sizeof(void *));
@@ -256,11 +256,19 @@ void check_node(char *addr, unsigned long len, int node)
 		pages[i] = addr + i * PAGE_SZ;
 	if (move_pages(0, npages, pages, NULL, status, 0))
 		fatal(EXIT_SYS, "move_pages(query): %s", strerror(errno));
-	for (i = 0; i < npages; i++)
+	free(pages);
+	return status;
+}
+
+void check_node(char *addr, unsigned long len, int node)
+{
+	int *status = query_nodes(addr, len);
+	unsigned long i;
+
+	for (i = 0; i < len / PAGE_SZ; i++)
 		if (status[i] != node)
 			fatal(EXIT_CHECK, "page at +%lu KiB is on node %d, expected %d",
 			      (i * PAGE_SZ) >> 10, status[i], node);
-	free(pages);
 	free(status);
 }
 

@@ -40,6 +40,8 @@ void check_folios(char *addr, unsigned long len, unsigned long fsize,
 uint64_t pfn_at(const void *addr);
 /* Does a 2 MB THP start at @addr (PMD-aligned), whole and present? */
 bool is_thp_at(const void *addr);
+/* The node (or -errno) of every base page of [addr, addr+len), malloc()ed */
+int *query_nodes(char *addr, unsigned long len);
 /* Exit EXIT_CHECK unless every page of [addr, addr+len) is on @node */
 void check_node(char *addr, unsigned long len, int node);
 uint64_t pattern(uint64_t word, uint64_t seed);

@@ -414,20 +414,12 @@ static void *cold_toucher(void *arg __attribute__((unused)))
 /* Base pages of the cold region now on @node */
 static unsigned long cold_on(int node)
 {
-	unsigned long n = opt.cold / PAGE_SZ, p, on = 0;
-	int *status = malloc(n * sizeof(int));
-	void **addr = malloc(n * sizeof(void *));
+	int *status = query_nodes(cold_addr, opt.cold);
+	unsigned long p, on = 0;
 
-	if (!status || !addr)
-		fatal(EXIT_SYS, "out of memory");
-	for (p = 0; p < n; p++)
-		addr[p] = cold_addr + p * PAGE_SZ;
-	if (move_pages(0, n, addr, NULL, status, 0))
-		fatal(EXIT_SYS, "move_pages(query): %s", strerror(errno));
-	for (p = 0; p < n; p++)
+	for (p = 0; p < opt.cold / PAGE_SZ; p++)
 		on += status[p] == node;
 	free(status);
-	free(addr);
 	return on;
 }
 
