@@ -57,15 +57,26 @@ mkdir -p "$out"
 counters=(pgpromote_success pgpromote_candidate pgdemote_kswapd pgdemote_direct
 	pgexchange_success pgmigrate_success numa_hint_faults)
 
-# The CPU time, in clock ticks, of the kernel threads that move pages
+# The CPU time, in clock ticks, of the kernel threads that move pages:
+# "TOTAL KPROMOTED KDAMOND KSWAPD KCOMPACTD"
 kthread_ticks() {
-	local p t=0 s
+	local p s n i t=(0 0 0 0 0)
 	for p in $(pgrep '^(kpromoted|kdamond|kswapd|kcompactd)'); do
 		s=$(cut -d' ' -f14,15 /proc/"$p"/stat 2>/dev/null) || continue
-		t=$((t + ${s% *} + ${s#* }))
+		n=$(cat /proc/"$p"/comm 2>/dev/null) || continue
+		case $n in
+		kpromoted*) i=1 ;;
+		kdamond*) i=2 ;;
+		kswapd*) i=3 ;;
+		*) i=4 ;;
+		esac
+		t[i]=$((t[i] + ${s% *} + ${s#* }))
+		t[0]=$((t[0] + ${s% *} + ${s#* }))
 	done
-	echo "$t"
+	echo "${t[*]}"
 }
+# secs TICKS: clock ticks as seconds, two decimals
+secs() { awk -v t="$1" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.2f", t / hz}'; }
 
 damon_on() {
 	case $1 in
@@ -199,7 +210,7 @@ for ((r = 1; r <= runs; r++)); do
 		n0+=" node0_$(node0_unreclaimable | tr ' ' =)"
 		declare -A before=()
 		for k in "${counters[@]}"; do before[$k]=$(vmstat "$k"); done
-		k0=$(kthread_ticks)
+		read -ra k0 <<<"$(kthread_ticks)"
 		rm -f /tmp/tierbench-ready
 		marker=()
 		if [ -n "$TI" ]; then
@@ -214,7 +225,7 @@ for ((r = 1; r <= runs; r++)); do
 		damon_on "$c" || echo "tiering: $c: damo failed" >&2
 		wait $pid
 		rc=$?
-		k1=$(kthread_ticks)
+		read -ra k1 <<<"$(kthread_ticks)"
 		if [ -n "$TI" ]; then
 			echo 0 >$TI/tracing_on
 			grep -v '^#' $TI/trace >"$out/$c-$r.trace"
@@ -224,7 +235,12 @@ for ((r = 1; r <= runs; r++)); do
 		sum=$(grep '^summary' "$out/$c-$r.csv")
 		[ $rc = 0 ] || sum+=" exit=$rc"
 		sum+=" $n0"
-		printf "$row\t%s\t%s\n" "$(awk -v t=$((k1 - k0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.2f", t / hz}')" "$sum" >>"$out/runs.tsv"
+		# each kind of thread's share, in seconds
+		kt=(- kpromoted kdamond kswapd kcompactd)
+		for i in 1 2 3 4; do
+			sum+=" cpu_${kt[i]}=$(secs $((k1[i] - k0[i])))"
+		done
+		printf "$row\t%s\t%s\n" "$(secs $((k1[0] - k0[0])))" "$sum" >>"$out/runs.tsv"
 		echo "tiering: run $r $c: ${sum#summary }" >&2
 		teardown
 	done
