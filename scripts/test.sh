@@ -48,6 +48,9 @@ cat "$out/series.tap"
 step engines without KUnit
 scripts/nokunit-build.sh >"$out/nokunit.tap" 2>&1
 cat "$out/nokunit.tap"
+step "config variants: without cpusets, without exchange"
+scripts/config-variants.sh >"$out/config-variants.tap" 2>&1
+cat "$out/config-variants.tap"
 
 # The guest does not inherit our environment: pass the knobs it reads.
 guest_env=()
