@@ -403,18 +403,25 @@ echo 1000 >$T/promote_delay_ms
 # NUMA balancing scans every 100 ms, not every second: under TCG its hint
 # faults otherwise queue a few dozen pages a second, too few to overrun
 # the room in one drain
-fill0 $((cold + 2)) above
-echo 1 >/proc/sys/vm/stat_refresh
-high=$(zpages0 high) room=$(($(zpages0 "pages free") - $(zpages0 high) - cold * 256))
-p0=$(vmstat pgpromote_success) fl0=$(stat promote_failed)
-"${promote_cmd[@]}" --timeout 15 --size 4096 --total 48M --cold ${cold}M --await-pct 100 >/tmp/tiering-b3.log 2>&1 &
-pid=$!
-low=$(lowest_zfree0 $pid)
-wait $pid
-rc=$?
-echo 1 >/proc/sys/vm/stat_refresh
-p=$(($(vmstat pgpromote_success) - p0)) fl=$(($(stat promote_failed) - fl0))
-echo "node 0 DMA32: high $high pages, fewest free seen $low" | ktap_diag
+# A run in which no hint fault reached the queue (nothing promoted and
+# nothing refused: seen once, 2026-11-28) cannot tell; it runs again, at
+# most three times in all
+for try in 1 2 3; do
+	fill0 $((cold + 2)) above
+	echo 1 >/proc/sys/vm/stat_refresh
+	high=$(zpages0 high) room=$(($(zpages0 "pages free") - $(zpages0 high) - cold * 256))
+	p0=$(vmstat pgpromote_success) fl0=$(stat promote_failed)
+	"${promote_cmd[@]}" --timeout 15 --size 4096 --total 48M --cold ${cold}M --await-pct 100 >/tmp/tiering-b3.log 2>&1 &
+	pid=$!
+	low=$(lowest_zfree0 $pid)
+	wait $pid
+	rc=$?
+	echo 1 >/proc/sys/vm/stat_refresh
+	p=$(($(vmstat pgpromote_success) - p0)) fl=$(($(stat promote_failed) - fl0))
+	echo "node 0 DMA32: high $high pages, fewest free seen $low (try $try)" | ktap_diag
+	if [ "$p" != 0 ] || [ "$fl" != 0 ]; then break; fi
+	unfill0
+done
 ktap_check "node 0 $room pages above high, queue drained each second: $p pages promoted, $fl failed, $((high - low)) pages below high at the fewest; data intact (exit $rc)" \
 	test "$p" -le $((room + 1024)) -a "$fl" -gt 0 -a "$low" -ge $((high - 1024)) -a \
 	\( $rc = 0 -o "$(grep -c 'data intact, but' /tmp/tiering-b3.log)" = 1 \)
