@@ -1,38 +1,57 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The tiering code must build in configs the test kernel does not have:
-# without CONFIG_CPUSETS (cpuset.h then lacks cpuset_node_allowed()) and
-# without CONFIG_MIGRATE_EXCHANGE (what only the exchange uses must not be
-# left unused: the test config sets CONFIG_WERROR). Each variant compiles
-# mm/migrate_tiering.c alone, out of tree against the built test kernel,
-# with the option undefined after kconfig.h (an -include of "#undef"), as
-# nokunit-build.sh does for CONFIG_KUNIT; a warning fails it. Compiles
-# only: the object is not linked. KTAP on stdout.
+# Builds in configs the test kernel does not have, each compiled out of
+# tree against the built test kernel with one option undefined after
+# kconfig.h (an -include of "#undef"); a build error or a warning fails
+# it. KTAP on stdout.
+#   - mtcopy and dcbm without CONFIG_KUNIT: most production configs have
+#     it off, VISIBLE_IF_KUNIT then makes the tested functions static,
+#     and a header declaring them unconditionally breaks the build;
+#   - mm/migrate_tiering.c without CONFIG_CPUSETS (cpuset.h then lacks
+#     cpuset_node_allowed()) and without CONFIG_MIGRATE_EXCHANGE (what
+#     only the exchange uses must not be left unused: the test config
+#     sets CONFIG_WERROR). Compiled only, as built-in code: not linked.
 #   config-variants.sh [KBUILD_DIR] [TREE]  (build/kbuild-test, build/linux)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kbuild=${1:-$top/build/kbuild-test}
 tree=${2:-$top/build/linux}
-variants=(CONFIG_CPUSETS CONFIG_MIGRATE_EXCHANGE)
+# WHAT OPTION: a module directory under drivers/migrate_offload/, or an
+# mm/ file, built without the option
+variants=("mtcopy CONFIG_KUNIT" "dcbm CONFIG_KUNIT"
+	"mm/migrate_tiering.c CONFIG_CPUSETS" "mm/migrate_tiering.c CONFIG_MIGRATE_EXCHANGE")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "KTAP version 1"
 echo "1..${#variants[@]}"
 n=0
 for v in "${variants[@]}"; do
+	read -r what opt <<<"$v"
 	n=$((n + 1))
-	d=$work/$v
+	d=$work/$n
 	mkdir -p "$d"
-	printf '#undef %s\n#undef %s_MODULE\n' "$v" "$v" >"$d/undef.h"
-	cp "$tree/mm/migrate_tiering.c" "$d/"
-	# built in, not a module: no -DMODULE (its initcalls stay initcalls)
-	printf 'ccflags-y += -I%s/mm -include %s/undef.h -UMODULE\nobj-m := migrate_tiering.o\n' \
-		"$tree" "$d" >"$d/Kbuild"
-	if make -s -C "$kbuild" M="$d" CC="ccache gcc" migrate_tiering.o >"$d/log" 2>&1 &&
+	printf '#undef %s\n#undef %s_MODULE\n' "$opt" "$opt" >"$d/undef.h"
+	case $what in
+	mm/*.c)
+		obj=$(basename "$what" .c).o
+		cp "$tree/$what" "$d/"
+		# built in, not a module: no -DMODULE (initcalls stay initcalls)
+		printf 'ccflags-y += -I%s/mm -include %s/undef.h -UMODULE\nobj-m := %s\n' \
+			"$tree" "$d" "$obj" >"$d/Kbuild"
+		target=$obj name="$what builds without $opt"
+		;;
+	*)
+		cp "$tree/drivers/migrate_offload/$what/"*.[ch] "$d/"
+		rm -f "$d/"*_kunit.c
+		printf 'ccflags-y += -include %s/undef.h\nobj-m := %s.o\n' "$d" "$what" >"$d/Kbuild"
+		target=modules name="$what builds without $opt"
+		;;
+	esac
+	if make -s -C "$kbuild" M="$d" CC="ccache gcc" "$target" >"$d/log" 2>&1 &&
 		! grep -q 'warning:' "$d/log"; then
-		echo "ok $n mm/migrate_tiering.c builds without $v"
+		echo "ok $n $name"
 	else
 		sed 's/^/# /' "$d/log" | head -20
-		echo "not ok $n mm/migrate_tiering.c builds without $v"
+		echo "not ok $n $name"
 	fi
 done
