@@ -58,20 +58,19 @@ counters=(pgpromote_success pgpromote_candidate pgdemote_kswapd pgdemote_direct
 	pgexchange_success pgmigrate_success numa_hint_faults)
 
 # The CPU time, in clock ticks, of the kernel threads that move pages:
-# "TOTAL KPROMOTED KDAMOND KSWAPD KCOMPACTD"
+# "KPROMOTED KDAMOND KSWAPD KCOMPACTD"
 kthread_ticks() {
-	local p s n i t=(0 0 0 0 0)
+	local p s n i t=(0 0 0 0)
 	for p in $(pgrep '^(kpromoted|kdamond|kswapd|kcompactd)'); do
 		s=$(cut -d' ' -f14,15 /proc/"$p"/stat 2>/dev/null) || continue
 		n=$(cat /proc/"$p"/comm 2>/dev/null) || continue
 		case $n in
-		kpromoted*) i=1 ;;
-		kdamond*) i=2 ;;
-		kswapd*) i=3 ;;
-		*) i=4 ;;
+		kpromoted*) i=0 ;;
+		kdamond*) i=1 ;;
+		kswapd*) i=2 ;;
+		*) i=3 ;;
 		esac
 		t[i]=$((t[i] + ${s% *} + ${s#* }))
-		t[0]=$((t[0] + ${s% *} + ${s#* }))
 	done
 	echo "${t[*]}"
 }
@@ -236,11 +235,12 @@ for ((r = 1; r <= runs; r++)); do
 		[ $rc = 0 ] || sum+=" exit=$rc"
 		sum+=" $n0"
 		# each kind of thread's share, in seconds
-		kt=(- kpromoted kdamond kswapd kcompactd)
-		for i in 1 2 3 4; do
+		kt=(kpromoted kdamond kswapd kcompactd) total=0
+		for i in 0 1 2 3; do
 			sum+=" cpu_${kt[i]}=$(secs $((k1[i] - k0[i])))"
+			total=$((total + k1[i] - k0[i]))
 		done
-		printf "$row\t%s\t%s\n" "$(secs $((k1[0] - k0[0])))" "$sum" >>"$out/runs.tsv"
+		printf "$row\t%s\t%s\n" "$(secs "$total")" "$sum" >>"$out/runs.tsv"
 		echo "tiering: run $r $c: ${sum#summary }" >&2
 		teardown
 	done
