@@ -8,7 +8,7 @@ last=
 while :; do
 	p=$(pgrep '^kpromoted0$' | head -1)
 	if [ -n "$p" ]; then
-		s=$(cut -d' ' -f14,15 /proc/$p/stat 2>/dev/null)
+		s=$(cut -d' ' -f14,15 /proc/"$p"/stat 2>/dev/null)
 		t=$(( ${s% *} + ${s#* } ))
 		if [ -n "$last" ] && [ $((t - last)) -ge 50 ]; then
 			echo "== $(cut -d' ' -f1 /proc/uptime) kpromoted0 +$((t - last))"
@@ -21,5 +21,5 @@ done
 ) >"$out/busy2.log" 2>&1 &
 sp=$!
 "$@"
-kill $sp
+kill "$sp"
 dmesg >"$out/dmesg.txt"
