@@ -11,8 +11,11 @@ there is given), the residency over the second half of each period, the
 pages tierbench saw move and move again within a period (wasted), the
 moves against the hot set of the moment (misplaced: up while not in the
 hot window, down while in it; "-" for runs of a tierbench without it), the
-kernel's counters over the run and the CPU time of the kernel threads that
-move pages. With --png, residency over time, the median of the runs at
+kernel's counters over the run, the CPU time of the kernel threads that
+move pages (all of them, and kpromoted's alone: "-" for runs before
+bench/tiering.sh split it), and the guest's memcpy() rate beside the
+samples (the median of a run's samples; "-" for a tierbench without it),
+against which a run's kernel-thread CPU time is to be read. With --png, residency over time, the median of the runs at
 each sample, one line per configuration.
 
 Runs that left a trace (OUTDIR/CONFIG-RUN.trace: mm_tier_policy at the
@@ -155,14 +158,15 @@ def main():
     configs = list(dict.fromkeys(r["config"] for r in runs))
     cols = ["T90 s", "never", "late residency", "moved", "wasted", "misplaced",
             "pgpromote_success", "pgdemote", "pgexchange_success",
-            "numa_hint_faults", "kthread CPU s", "data"]
+            "numa_hint_faults", "kthread CPU s", "kpromoted CPU s",
+            "memcpy MB/s", "data"]
     print("| configuration | runs | " + " | ".join(cols) + " |")
     print("|---|---|" + "---|" * len(cols))
     series = {}
     for c in configs:
         rs = [r for r in runs if r["config"] == c]
         t90, never, late, moved, wasted, data = [], 0, [], [], [], set()
-        misplaced = []
+        misplaced, memcpy = [], []
         curves = []
         for r in rs:
             rows, s, period = read_run(os.path.join(a.outdir, f"{c}-{r['run']}.csv"))
@@ -179,17 +183,22 @@ def main():
             wasted.append(int(s.get("wasted", 0)))
             if "misplaced" in s:
                 misplaced.append(int(s["misplaced"]))
+            if "memcpy_MBps" in s:
+                memcpy.append(float(s["memcpy_MBps"]))
             data.add(s.get("data", "?") + (" exit" + s["exit"] if "exit" in s else ""))
         series[c] = curves
 
         def k(name):
             return [int(r[name]) for r in rs]
         demote = [int(r["pgdemote_kswapd"]) + int(r["pgdemote_direct"]) for r in rs]
+        kprom = [float(m.group(1)) for m in
+                 (re.search(r"\bcpu_kpromoted=([0-9.]+)", r["summary"]) for r in rs) if m]
         print(f"| {c} | {len(rs)} | {med(t90, '{:.1f}')} | {never} of {len(t90)} | "
               f"{med(late, '{:.2f}')} | {med(moved)} | {med(wasted)} | {med(misplaced)} | "
               f"{med(k('pgpromote_success'))} | {med(demote)} | "
               f"{med(k('pgexchange_success'))} | {med(k('numa_hint_faults'))} | "
               f"{med([float(r['kthread_s']) for r in rs], '{:.1f}')} | "
+              f"{med(kprom, '{:.1f}')} | {med(memcpy)} | "
               f"{', '.join(sorted(data))} |")
 
     interval_table(a.outdir, runs, configs)

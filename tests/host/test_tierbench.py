@@ -31,7 +31,7 @@ HEAD = ("config\trun\tpgpromote_success\tpgpromote_candidate\tpgdemote_kswapd"
         "\tnuma_hint_faults\tkthread_s\tsummary\n")
 
 
-def tb_csv(t90, late, data="ok", period=30, misplaced=None):
+def tb_csv(t90, late, data="ok", period=30, misplaced=None, memcpy=None):
     rows = "".join(f"{t:.1f},{int(t // period)},{r},0,0,0,0,0/0/0\n"
                    for t, r in [(1, 0.1), (2, 0.5), (31, 0.95)])
     return (f"# tierbench: 256 MiB, hot 32 MiB in 6 windows, 64 MiB placed on node 0, "
@@ -39,6 +39,7 @@ def tb_csv(t90, late, data="ok", period=30, misplaced=None):
             "t,shift,residency,fast_pages,moved,wasted,writes_per_s,nodes\n" + rows +
             f"summary t90={t90} residency_late={late} moved=10 wasted=2"
             + ("" if misplaced is None else f" up_hot=7 misplaced={misplaced}")
+            + ("" if memcpy is None else f" memcpy_MBps={memcpy}")
             + f" data={data}\n")
 
 
@@ -46,11 +47,11 @@ def test_report(tmp_path):
     d = tmp_path
     (d / "runs.tsv").write_text(
         HEAD +
-        "a\t1\t100\t0\t4\t1\t0\t0\t7\t1.50\tsummary\n"
-        "a\t2\t300\t0\t6\t1\t0\t0\t9\t2.50\tsummary\n"
+        "a\t1\t100\t0\t4\t1\t0\t0\t7\t1.50\tsummary cpu_kpromoted=1.20\n"
+        "a\t2\t300\t0\t6\t1\t0\t0\t9\t2.50\tsummary cpu_kpromoted=0.40\n"
         "b\t1\t0\t0\t0\t0\t8\t0\t0\t0.10\tsummary\n")
-    (d / "a-1.csv").write_text(tb_csv("10.0/-/20.0", 0.5, misplaced=3))
-    (d / "a-2.csv").write_text(tb_csv("12.0/14.0/16.0", 0.7, misplaced=5))
+    (d / "a-1.csv").write_text(tb_csv("10.0/-/20.0", 0.5, misplaced=3, memcpy=150))
+    (d / "a-2.csv").write_text(tb_csv("12.0/14.0/16.0", 0.7, misplaced=5, memcpy=210))
     (d / "b-1.csv").write_text(tb_csv("-/-/-", 0.0, data="LOST"))
     png = d / "r.png"
     r = run([sys.executable, REPORT, str(d), "--png", str(png), "--meta", "k=v"])
@@ -68,8 +69,11 @@ def test_report(tmp_path):
     assert cells[8] == "200 (100-300)"       # pgpromote_success
     assert cells[9] == "6 (5-7)"             # both pgdemote counters
     assert cells[-1] == "ok"
+    assert cells[-3] == "0.8 (0.4-1.2)"      # kpromoted CPU s
+    assert cells[-2] == "180 (150-210)"      # memcpy MB/s
     cells = [c.strip() for c in b.strip("|").split("|")]
     assert cells[3] == "3 of 3" and cells[-1] == "LOST"
+    assert cells[-3] == "-" and cells[-2] == "-"  # older runs
     assert cells[7] == "-"                   # a tierbench without misplaced
     assert png.stat().st_size > 1000
 

@@ -13,11 +13,14 @@
  *
  * Every --interval seconds the main thread asks where every page is
  * (move_pages(2) without nodes) and prints one CSV row:
- *   t,shift,residency,fast_pages,moved,wasted,writes_per_s,nodes
+ *   t,shift,residency,fast_pages,moved,wasted,writes_per_s,nodes,memcpy_MBps
  * residency: the share of the hot window's pages on the fast node;
  * moved: pages whose node changed since the last sample; wasted: those
  * among them that had moved already less than one period before; nodes:
- * the region's pages on nodes 0, 1, 2... ("16384/0/49152/0"). At the
+ * the region's pages on nodes 0, 1, 2... ("16384/0/49152/0"); memcpy_MBps:
+ * the rate of a 256 KiB memcpy() the main thread times beside the query
+ * (the best of three), so that a move's speed can be read against the
+ * guest's copy speed of the moment (QEMU TCG's varies). At the
  * end, "summary ..." gives the time to 90 % residency after each shift
  * ("-" if never within the period), the mean residency over the last half
  * of every period, and the totals; the moves also by direction and by
@@ -27,7 +30,8 @@
  * up_rest/down_rest (in a window not hot yet, or past the last window),
  * and misplaced, the moves against the hot set of the moment (every move
  * up but up_hot, and down_hot). Each page holds its own index in its
- * first word, checked at the end: exit 2 if one does not.
+ * first word, checked at the end: exit 2 if one does not. The summary's
+ * memcpy_MBps is the median of the samples'.
  *
  * --marker FILE (a tracefs trace_marker) gets a line at each sample,
  * "tierbench t=T shift=N residency=R", so that a trace of the kernel's
@@ -46,6 +50,7 @@
 #include "../lib/mmtest.h"
 
 #define QUERY_CHUNK	4096UL
+#define COPY_BYTES	(256UL << 10)
 #define MAX_NODES	64
 
 static struct {
@@ -190,14 +195,41 @@ static void parse(int argc, char **argv)
 		usage();
 }
 
+/* MB/s of the best of three memcpy() of COPY_BYTES from @src to @dst */
+static double copy_rate(char *dst, const char *src)
+{
+	double best = 0;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		double t = now(), d;
+
+		memcpy(dst, src, COPY_BYTES);
+		/* Keep the copy: dst is read by nothing else */
+		asm volatile("" : : "r"(dst) : "memory");
+		d = now() - t;
+		if (d > 0 && COPY_BYTES / d / 1e6 > best)
+			best = COPY_BYTES / d / 1e6;
+	}
+	return best;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long fast_mask, p, moved_total = 0, wasted_total = 0;
 	/* Moves seen, [0] up to the fast node, [1] down, by page_class() */
 	unsigned long moves[2][NR_CLASSES] = { { 0 } };
 	int *status, *last, shift = -1, i, bad = 0;
-	double *moved_at, t0, t, res_sum = 0;
-	unsigned long res_n = 0;
+	double *moved_at, t0, t, res_sum = 0, *rates = NULL;
+	unsigned long res_n = 0, nr_rates = 0;
+	char *cp_src, *cp_dst;
 	FILE *marker = NULL;
 	double *t90;
 	pthread_t wt, tt;
@@ -224,8 +256,13 @@ int main(int argc, char **argv)
 	last = calloc(nr_pages, sizeof(*last));
 	moved_at = calloc(nr_pages, sizeof(*moved_at));
 	t90 = calloc(opt.shifts, sizeof(*t90));
-	if (!pages || !status || !last || !moved_at || !t90)
+	cp_src = malloc(COPY_BYTES);
+	cp_dst = malloc(COPY_BYTES);
+	if (!pages || !status || !last || !moved_at || !t90 || !cp_src ||
+	    !cp_dst)
 		fatal(EXIT_SYS, "out of memory");
+	memset(cp_src, 0x5a, COPY_BYTES);
+	memset(cp_dst, 0, COPY_BYTES);
 	for (p = 0; p < nr_pages; p++) {
 		pages[p] = word(p);
 		moved_at[p] = -1e9;
@@ -235,7 +272,7 @@ int main(int argc, char **argv)
 	       opt.total >> 20, opt.hot >> 20, nr_wins, opt.fast_init >> 20,
 	       opt.fast, opt.slow, opt.thp ? "THP" : "4K", opt.period,
 	       opt.shifts);
-	printf("t,shift,residency,fast_pages,moved,wasted,writes_per_s,nodes\n");
+	printf("t,shift,residency,fast_pages,moved,wasted,writes_per_s,nodes,memcpy_MBps\n");
 	fflush(stdout);
 	if (opt.marker) {
 		marker = fopen(opt.marker, "w");
@@ -261,7 +298,7 @@ int main(int argc, char **argv)
 		unsigned long wasted = 0, w0 = atomic_load(&writes), w1;
 		unsigned long per_node[MAX_NODES] = { 0 };
 		int n, nr_nodes = 0;
-		double next = t + opt.interval, res;
+		double next = t + opt.interval, res, rate;
 
 		while ((t = now() - t0) < next)
 			usleep((next - t) * 1e6 + 1000);
@@ -272,6 +309,16 @@ int main(int argc, char **argv)
 			atomic_store(&window, shift);
 		}
 		query(pages, status);
+		rate = copy_rate(cp_dst, cp_src);
+		if (!(nr_rates & (nr_rates - 1))) {
+			double *r = realloc(rates, (2 * nr_rates + 1) *
+					    sizeof(*rates));
+
+			if (!r)
+				fatal(EXIT_SYS, "out of memory");
+			rates = r;
+		}
+		rates[nr_rates++] = rate;
 		first = hot_first(shift);
 		for (p = 0; p < nr_pages; p++) {
 			if (status[p] >= 0 && status[p] < MAX_NODES) {
@@ -309,7 +356,7 @@ int main(int argc, char **argv)
 		       on_fast, moved, wasted, (w1 - w0) / opt.interval);
 		for (n = 0; n < nr_nodes; n++)
 			printf("%s%lu", n ? "/" : "", per_node[n]);
-		printf("\n");
+		printf(",%.0f\n", rate);
 		fflush(stdout);
 		if (marker)
 			fprintf(marker, "tierbench t=%.1f shift=%d residency=%.4f\n",
@@ -339,6 +386,11 @@ int main(int argc, char **argv)
 		       moves[i / NR_CLASSES][i % NR_CLASSES]);
 	printf(" misplaced=%lu", moves[0][OLD] + moves[0][INIT] +
 	       moves[0][REST] + moves[1][HOT]);
+	if (nr_rates) {
+		qsort(rates, nr_rates, sizeof(*rates), cmp_double);
+		printf(" memcpy_MBps=%.0f", nr_rates % 2 ? rates[nr_rates / 2] :
+		       (rates[nr_rates / 2 - 1] + rates[nr_rates / 2]) / 2);
+	}
 	printf(" data=%s\n", bad ? "LOST" : "ok");
 	return bad ? EXIT_CHECK : 0;
 }
