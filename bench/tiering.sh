@@ -29,6 +29,8 @@
 # and the policy, which read them, see it as idle. TIERBENCH_RUNS [3],
 # TIERBENCH_ARGS [--total 256M --hot 32M --fast-init 64M --period 30
 # --shifts 3].
+# OUTDIR/CONFIG-RUN.threads has each of those threads' CPU time in clock
+# ticks at the start and the end of the run.
 # Each run also leaves OUTDIR/CONFIG-RUN.trace: the kernel's tiering
 # events (mm_tier_policy at the end of each policy interval,
 # mm_promote_drain at each drain) in a tracefs instance of its own, with
@@ -58,12 +60,14 @@ counters=(pgpromote_success pgpromote_candidate pgdemote_kswapd pgdemote_direct
 	pgexchange_success pgmigrate_success numa_hint_faults)
 
 # The CPU time, in clock ticks, of the kernel threads that move pages:
-# "KPROMOTED KDAMOND KSWAPD KCOMPACTD"
+# "KPROMOTED KDAMOND KSWAPD KCOMPACTD"; each thread's "LABEL PID COMM
+# TICKS" appended to FILE
 kthread_ticks() {
 	local p s n i t=(0 0 0 0)
 	for p in $(pgrep '^(kpromoted|kdamond|kswapd|kcompactd)'); do
 		s=$(cut -d' ' -f14,15 /proc/"$p"/stat 2>/dev/null) || continue
 		n=$(cat /proc/"$p"/comm 2>/dev/null) || continue
+		echo "$2 $p $n $((${s% *} + ${s#* }))" >>"$1"
 		case $n in
 		kpromoted*) i=0 ;;
 		kdamond*) i=1 ;;
@@ -209,7 +213,8 @@ for ((r = 1; r <= runs; r++)); do
 		n0+=" node0_$(node0_unreclaimable | tr ' ' =)"
 		declare -A before=()
 		for k in "${counters[@]}"; do before[$k]=$(vmstat "$k"); done
-		read -ra k0 <<<"$(kthread_ticks)"
+		rm -f "$out/$c-$r.threads"
+		read -ra k0 <<<"$(kthread_ticks "$out/$c-$r.threads" start)"
 		rm -f /tmp/tierbench-ready
 		marker=()
 		if [ -n "$TI" ]; then
@@ -224,7 +229,7 @@ for ((r = 1; r <= runs; r++)); do
 		damon_on "$c" || echo "tiering: $c: damo failed" >&2
 		wait $pid
 		rc=$?
-		read -ra k1 <<<"$(kthread_ticks)"
+		read -ra k1 <<<"$(kthread_ticks "$out/$c-$r.threads" end)"
 		if [ -n "$TI" ]; then
 			echo 0 >$TI/tracing_on
 			grep -v '^#' $TI/trace >"$out/$c-$r.trace"
