@@ -106,12 +106,20 @@ vm_tests 2node topology migbench kunit offload eligibility storm dma mo-selftest
 # the matrix run in make test-full: every category under every engine,
 # and under the other thread and channel counts too. Under TCG on two
 # cores the whole matrix takes over an hour by itself.
+# KSM's batch_size: the ksm category at 1 (the serial scan: upstream's
+# results) carries ksm_batch_tests (batch sizes 1, 16 and 256) and
+# ksm_tests' -b cases; ksm_numa runs at 16 here and at 256 on
+# 4node-tiered below. make test-full runs ksm and ksm_numa at 16 and 256
+# under cpu, mtcopy-4 and dcbm-4.
 cats=(migration ksm ksm_numa thp cow)
-mm=(mm:migration@dcbm-4 mm:ksm@mtcopy-4 mm:ksm_numa mm:cow)
+mm=(mm:migration@dcbm-4 mm:ksm@mtcopy-4 mm:ksm_numa@cpu+ksmbatch-16 mm:cow)
 if [ "${MEMACCEL_TEST_FULL:-0}" = 1 ]; then
 	mm=()
 	for e in "" @mtcopy-4 @dcbm-4 @mtcopy-1 @mtcopy-2 @dcbm-1 @dcbm-8; do
 		for c in "${cats[@]}"; do mm+=("mm:$c$e"); done
+	done
+	for e in cpu mtcopy-4 dcbm-4; do
+		for b in 16 256; do mm+=("mm:ksm@$e+ksmbatch-$b" "mm:ksm_numa@$e+ksmbatch-$b"); done
 	done
 fi
 vm_tests 2node-4cpu topology "${mm[@]}"
@@ -130,7 +138,7 @@ vm_tests 2node-4cpu topology "${mm[@]}"
 # test-full only: its khugepaged collapse_compound_extreme fails to get a
 # THP with tiering busy (every attempt in two boots; it passes without),
 # not understood yet.
-tiered=(mm:ksm_numa@mtcopy-2+tiering mm:cow@dcbm-2+tiering)
+tiered=(mm:ksm_numa@mtcopy-2+tiering+ksmbatch-256 mm:cow@dcbm-2+tiering)
 [ "${MEMACCEL_TEST_FULL:-0}" = 1 ] && tiered+=(mm:ksm@cpu+tiering mm:thp@mtcopy-2+tiering)
 vm_tests 4node-tiered topology tiering tiering-damon tiering-policy "${tiered[@]}"
 

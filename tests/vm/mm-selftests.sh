@@ -54,6 +54,15 @@ if [[ " $cats " == *" ksm_numa "* ]] && [ -w /sys/kernel/mm/ksm/smart_scan ]; th
 	echo 0 >/sys/kernel/mm/ksm/smart_scan
 	echo "# ksm smart_scan off for ksm_numa"
 fi
+# MEMACCEL_KSM_BATCH=N: KSM's scan gathers and merges N pages at a time
+# (batch_size; ksm_tests' own -b cases set it for themselves and put
+# this value back).
+if [ -n "${MEMACCEL_KSM_BATCH:-}" ]; then
+	[ -w /sys/kernel/mm/ksm/batch_size ] || ktap_bail_out "MEMACCEL_KSM_BATCH: no KSM batch_size in this kernel"
+	restore /sys/kernel/mm/ksm/batch_size
+	require "KSM batch_size $MEMACCEL_KSM_BATCH" write_value /sys/kernel/mm/ksm/batch_size "$MEMACCEL_KSM_BATCH"
+	echo "# ksm batch_size $(cat /sys/kernel/mm/ksm/batch_size)"
+fi
 # MEMACCEL_MM_TIERING=1 (4node-tiered): the tiering paths busy while the
 # selftests run. NUMA balancing in tiering mode with batched promotion and
 # exchange at drain, the exchange tiering policy (200 ms intervals),

@@ -23,12 +23,18 @@ for t in "$@"; do
 	export MEMACCEL_KTAP_OUT=$out MEMACCEL_TEST_NAME=$name
 	case "$t" in
 	# "mm:CAT@ENGINE" runs it with a migration copy engine selected;
-	# "mm:CAT@ENGINE+tiering" with the tiering paths busy beside it.
+	# "+tiering" after it with the tiering paths busy beside it, and
+	# "+ksmbatch-N" with KSM's batch_size at N.
 	mm:*@*)
-		spec=${t#mm:} tiering=0
+		spec=${t#mm:} tiering=0 ksmbatch=
+		if [[ "$spec" =~ \+ksmbatch-([0-9]+) ]]; then
+			ksmbatch=${BASH_REMATCH[1]}
+			spec=${spec/+ksmbatch-$ksmbatch/}
+		fi
 		[[ "$spec" == *+tiering ]] && spec=${spec%+tiering} tiering=1
 		cmd=(env MEMACCEL_MM_CATEGORIES="${spec%@*}" MEMACCEL_ENGINE="${spec#*@}" \
-			MEMACCEL_MM_TIERING="$tiering" bash "$here/mm-selftests.sh") ;;
+			MEMACCEL_MM_TIERING="$tiering" MEMACCEL_KSM_BATCH="$ksmbatch" \
+			bash "$here/mm-selftests.sh") ;;
 	mm:*) cmd=(env MEMACCEL_MM_CATEGORIES="${t#mm:}" bash "$here/mm-selftests.sh") ;;
 	*) cmd=(bash "$here/$t.sh") ;;
 	esac

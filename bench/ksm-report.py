@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The KSM benchmark's table: bench/ksm-report.py OUTDIR [--ref BATCH].
+
+Reads OUTDIR/runs.txt (bench/ksm.sh) and prints, per batch size, the
+median and the min-max of each measure over the runs, and the ratio of
+the median dedup per ksmd CPU-second to that of --ref (default 1)."""
+import argparse
+import os
+import statistics
+import sys
+
+COLS = [
+    ("dedup_per_cpu_s", "pages merged / ksmd CPU s", "{:.0f}"),
+    ("ksmd_cpu_s", "ksmd CPU s", "{:.2f}"),
+    ("converge_s", "time to converge s", "{:.2f}"),
+    ("ns_per_page", "ksmd ns / scanned page", "{:.0f}"),
+    ("scanned", "pages scanned", "{:.0f}"),
+]
+
+
+def parse(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            if not line.startswith("ksmbench "):
+                continue
+            kv = dict(w.split("=", 1) for w in line.split()[1:] if "=" in w)
+            rows.append(kv)
+    return rows
+
+
+def num(v):
+    try:
+        return float(v)
+    except ValueError:
+        return None
+
+
+def cell(vals, fmt):
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return "-"
+    m = statistics.median(vals)
+    if len(vals) == 1:
+        return fmt.format(m)
+    return f"{fmt.format(m)} ({fmt.format(min(vals))}-{fmt.format(max(vals))})"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("outdir")
+    ap.add_argument("--ref", default="1")
+    a = ap.parse_args()
+    rows = parse(os.path.join(a.outdir, "runs.txt"))
+    if not rows:
+        sys.exit(f"ksm-report: no runs in {a.outdir}/runs.txt")
+    env = os.path.join(a.outdir, "env.txt")
+    if os.path.exists(env):
+        with open(env) as f:
+            for line in f:
+                print(f"- {line.rstrip()}")
+        print()
+    sizes = sorted({r["batch"] for r in rows}, key=int)
+    by = {b: [r for r in rows if r["batch"] == b] for b in sizes}
+    med = {}
+    for b, rs in by.items():
+        dv = [v for v in (num(r.get("dedup_per_cpu_s", "-")) for r in rs) if v is not None]
+        med[b] = statistics.median(dv) if dv else None
+    print("| batch_size | runs | converged | " + " | ".join(c[1] for c in COLS)
+          + f" | dedup/CPU vs {a.ref} | batches | deferred | joined | serial |")
+    print("|" + "---|" * (len(COLS) + 8))
+    for b, rs in by.items():
+        conv = sum(r.get("converged") == "1" for r in rs)
+        cells = [cell([num(r.get(k, "-")) for r in rs], f) for k, _, f in COLS]
+        extra = [cell([num(r.get(k, "-")) for r in rs], "{:.0f}")
+                 for k in ("batches", "batch_deferred", "batch_joined", "batch_serial")]
+        ref = med.get(a.ref)
+        ratio = f"{med[b] / ref:.2f}x" if ref and med[b] is not None else "-"
+        print(f"| {b} | {len(rs)} | {conv} of {len(rs)} | " + " | ".join(cells)
+              + f" | {ratio} | " + " | ".join(extra) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the KSM benchmark (issue 15): runs tools/ksmbench at each
+# batch size, interleaved (every size once, then again), and writes
+# OUTDIR/runs.txt, ksmbench's line per run, and OUTDIR/env.txt (kernel,
+# CPUs, nodes, the arguments):
+#   bench/ksm.sh OUTDIR [BATCH_SIZE...]
+# KSMBENCH_RUNS [3], KSMBENCH_ARGS [--size 64 --dup 0.5 --templates 256
+# --zero 64]. Batch sizes default to 1 16 64 256 1024. bench/ksm-report.py
+# OUTDIR prints the table: medians with min-max, per batch size.
+set -uo pipefail
+out=$1
+shift
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(1 16 64 256 1024)
+runs=${KSMBENCH_RUNS:-3}
+read -ra kargs <<<"${KSMBENCH_ARGS:---size 64 --dup 0.5 --templates 256 --zero 64}"
+mkdir -p "$out"
+{
+	echo "command: bench/ksm.sh $out ${sizes[*]}"
+	echo "ksmbench args: ${kargs[*]}"
+	echo "runs: $runs, interleaved"
+	echo "kernel: $(uname -r) $(cat /proc/version)"
+	echo "cpus: $(nproc), nodes: $(find /sys/devices/system/node -maxdepth 1 -name "node[0-9]*" | wc -l)"
+	echo "batch_size file: $([ -e /sys/kernel/mm/ksm/batch_size ] && echo yes || echo no)"
+} >"$out/env.txt"
+cat "$out/env.txt"
+: >"$out/runs.txt"
+rc=0
+for ((r = 1; r <= runs; r++)); do
+	for b in "${sizes[@]}"; do
+		echo "ksm bench: run $r batch $b" >&2
+		line=$("$TOP/tools/ksmbench/ksmbench" "${kargs[@]}" --batch "$b" --seed "$r")
+		st=$?
+		echo "$line run=$r exit=$st" | tee -a "$out/runs.txt"
+		[ $st = 0 ] || rc=1
+	done
+done
+exit $rc

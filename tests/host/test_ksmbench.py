@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/ksmbench's argument checks (it refuses sizes that cannot give
+the counters it promises) and bench/ksm-report.py's table: medians with
+min-max per batch size, the ratio to batch size 1, runs that did not
+converge counted as such."""
+import os
+import sys
+
+import pytest
+
+from conftest import TOP, run
+
+KB = os.path.join(TOP, "tools", "ksmbench", "ksmbench")
+REPORT = os.path.join(TOP, "bench", "ksm-report.py")
+
+
+@pytest.mark.parametrize("args", [
+    ["--templates", "0"],
+    ["--size", "1", "--templates", "256"],          # fewer copies than 2 each
+    ["--zero", "1"],
+    ["--prefix", "5"],                              # not a multiple of 8
+    ["--dup", "0.9", "--volatile", "0.5"],          # more than the whole
+    ["--bogus"],
+])
+def test_bad_args(tools_built, args):
+    r = run([KB] + args)
+    assert r.returncode == 4
+    assert "usage: ksmbench" in r.stderr
+
+
+RUNS = """\
+ksmbench batch=1 dedup_per_cpu_s=1000 ksmd_cpu_s=2.0 converge_s=3 ns_per_page=500 scanned=100 converged=1 batches=0 batch_deferred=0 batch_joined=0 batch_serial=0 run=1 exit=0
+ksmbench batch=256 dedup_per_cpu_s=1300 ksmd_cpu_s=1.5 converge_s=2 ns_per_page=400 scanned=100 converged=1 batches=5 batch_deferred=50 batch_joined=3 batch_serial=0 run=1 exit=0
+ksmbench batch=1 dedup_per_cpu_s=1200 ksmd_cpu_s=2.2 converge_s=3 ns_per_page=520 scanned=100 converged=1 batches=0 batch_deferred=0 batch_joined=0 batch_serial=0 run=2 exit=0
+ksmbench batch=256 dedup_per_cpu_s=1500 ksmd_cpu_s=- converge_s=9 ns_per_page=- scanned=90 converged=0 batches=4 batch_deferred=40 batch_joined=2 batch_serial=1 run=2 exit=1
+"""
+
+
+def test_report(tmp_path):
+    (tmp_path / "runs.txt").write_text(RUNS)
+    r = run([sys.executable, REPORT, str(tmp_path)])
+    assert r.returncode == 0, r.stderr
+    rows = {ln.split("|")[1].strip(): ln for ln in r.stdout.splitlines()
+            if ln.startswith("| 1 ") or ln.startswith("| 256 ")}
+    assert "| 2 | 2 of 2 | 1100 (1000-1200) |" in rows["1"]
+    assert "| 1.00x |" in rows["1"]
+    assert "| 2 | 1 of 2 | 1400 (1300-1500) |" in rows["256"]
+    # 1400 / 1100
+    assert "| 1.27x |" in rows["256"]
+
+
+def test_report_empty(tmp_path):
+    (tmp_path / "runs.txt").write_text("nothing here\n")
+    r = run([sys.executable, REPORT, str(tmp_path)])
+    assert r.returncode != 0
+    assert "no runs" in r.stderr
