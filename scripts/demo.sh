@@ -7,7 +7,9 @@
 # swdma with 1, 2, 4, 8 channels, the DSA-2LM workloads and the compaction
 # experiment), then boot the patched kernel in the 4node-tiered VM for the
 # hot-set residency benchmark (bench/tiering.sh, TIERBENCH_RUNS [3] and
-# TIERBENCH_ARGS), print the tables side by side and write
+# TIERBENCH_ARGS), and the 2-node VM for KSM at batch sizes 1-1024
+# (bench/ksm.sh, KSMBENCH_RUNS [3] and KSMBENCH_ARGS), print the tables
+# side by side and write
 # results/<date>-<commit>/ (markdown, CSV, PNG, the guest logs; results/latest
 # points at it).
 # MIGBENCH_ARGS overrides migbench's defaults (e.g. "--reps 3 --total 32M");
@@ -75,6 +77,11 @@ rm -rf "$x/tiering"
 run_guarded scripts/vm-run --kernel "$kdir" --topology 4node-tiered --xdir "$x" --timeout 5400 -- \
 	env TIERBENCH_RUNS="${TIERBENCH_RUNS:-3}" TIERBENCH_ARGS="${TIERBENCH_ARGS:-}" \
 		bench/tiering.sh "$x/tiering"
+step "VM 2node, $release: KSM batch sizes (bench/ksm.sh, ${KSMBENCH_RUNS:-3} runs)"
+rm -rf "$x/ksm"
+run_guarded scripts/vm-run --kernel "$kdir" --topology 2node --xdir "$x" --timeout 3600 -- \
+	env KSMBENCH_RUNS="${KSMBENCH_RUNS:-3}" KSMBENCH_ARGS="${KSMBENCH_ARGS:-}" \
+		bench/ksm.sh "$x/ksm"
 # One CSV: the header once, then the rows of the three runs
 {
 	tools/migbench/migbench --csv-header
@@ -102,11 +109,15 @@ python3 bench/tiering-report.py "$x/tiering" --png "$out/tiering.png" \
 	--meta "settings=$(head -1 "$x/tiering/settings.txt" 2>/dev/null)" \
 	>"$out/tiering.md"
 cp -r "$x/tiering" "$out/tiering-runs"
+python3 bench/ksm-report.py "$x/ksm" >"$out/ksm.md" || echo "demo: no KSM results" >"$out/ksm.md"
+cp -r "$x/ksm" "$out/ksm-runs"
 stage_times
 step results
 cat "$out/migbench.md"
 echo
 cat "$out/tiering.md"
 echo
-echo "results: ${out#"$top"/}/ (migbench.md, migbench.csv, migbench.png, bench-dma.out, tiering.md, tiering.png, tiering-runs/); results/latest points there"
+cat "$out/ksm.md"
+echo
+echo "results: ${out#"$top"/}/ (migbench.md, migbench.csv, migbench.png, bench-dma.out, tiering.md, tiering.png, tiering-runs/, ksm.md, ksm-runs/); results/latest points there"
 echo "compare two runs: scripts/results.py compare results/RUN1 results/RUN2"
