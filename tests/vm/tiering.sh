@@ -162,30 +162,12 @@ s0=$(($(stat promote_pages) + $(stat promote_failed) + fr0))
 # outlasted the wait, and every queued page was promoted, none freed
 # The task must still be there when it is killed: a run whose pages were
 # all hinted, queued and promoted before this shell saw the queue grow
-# (one boot: 2171 pages at the first look, the task gone) is run again,
-# at most three times.
-for ((try = 1; try <= 3; try++)); do
-	"${promote_cmd[@]}" --timeout 60 --size 4096 --total 16M >/dev/null 2>&1 &
-	pid=$!
-	for ((i = 0; i < 300; i++)); do
-		[ "$(stat promote_queued)" -gt "$q0" ] && break
-		sleep 0.05
-	done
-	nq=$(($(stat promote_queued) - q0))
-	alive=0
-	kill -9 $pid 2>/dev/null && alive=1
-	wait $pid 2>/dev/null
-	[ $alive = 1 ] && break
-	echo "try $try: the task had ended before the kill ($nq pages queued)" | ktap_diag
-	# wait for the drain, then count from here
-	for ((i = 0; i < 50; i++)); do
-		[ "$(isolated)" -le "$iso0" ] && break
-		sleep 0.1
-	done
-	q0=$(stat promote_queued) fr0=$(stat promote_freed)
-	s0=$(($(stat promote_pages) + $(stat promote_failed) + fr0))
-done
-# Every queued page ends promoted, failed or freed, once
+# (one boot: 2171 pages at the first look, the task gone) is run again.
+# So is a run whose drain came before the exit had unmapped anything (one
+# CI boot on a slow host: every queued page promoted, none freed): the
+# drain waits at most promote_delay_ms (1 s) after the first page queued,
+# and the kill, the exit and this shell's polling all have to fit in it.
+# Each try is said; three tries at most.
 # shellcheck disable=SC2317 # run through ktap_check
 settled() {
 	echo $(($(stat promote_pages) + $(stat promote_failed) + $(stat promote_freed) - s0))
@@ -202,10 +184,40 @@ queued_then_back() {
 	echo "$(($(stat promote_queued) - q0)) pages queued, $(settled) promoted, failed or freed"
 	return 1
 }
+for ((try = 1; try <= 3; try++)); do
+	"${promote_cmd[@]}" --timeout 60 --size 4096 --total 16M >/dev/null 2>&1 &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		[ "$(stat promote_queued)" -gt "$q0" ] && break
+		sleep 0.05
+	done
+	nq=$(($(stat promote_queued) - q0))
+	alive=0
+	kill -9 $pid 2>/dev/null && alive=1
+	wait $pid 2>/dev/null
+	if [ $alive = 1 ]; then
+		back=$(queued_then_back 2>&1) && back_rc=0 || back_rc=1
+		fr=$(($(stat promote_freed) - fr0))
+		if [ "$back_rc" = 1 ] || [ "$fr" -gt 0 ] || [ $try = 3 ]; then break; fi
+		echo "try $try: all $nq queued pages promoted before the exit unmapped them (drain first)" | ktap_diag
+	else
+		echo "try $try: the task had ended before the kill ($nq pages queued)" | ktap_diag
+	fi
+	# wait for the drain, then count from here
+	for ((i = 0; i < 50; i++)); do
+		[ "$(isolated)" -le "$iso0" ] && break
+		sleep 0.1
+	done
+	q0=$(stat promote_queued) fr0=$(stat promote_freed)
+	s0=$(($(stat promote_pages) + $(stat promote_failed) + fr0))
+done
+((try > 3)) && try=3
+[ "$alive" = 1 ] || back="the task had ended before the kill in each of 3 tries" back_rc=1
+# Every queued page ends promoted, failed or freed, once
 ktap_check "killed with $nq pages queued: node 2 isolated pages back to $iso0, each page promoted, failed or freed" \
-	queued_then_back
-fr=$(($(stat promote_freed) - fr0))
-ktap_check "killed with pages queued: $fr of them freed by kpromoted, not promoted" test "$fr" -gt 0
+	test "$back_rc" = 0
+[ "$back_rc" = 0 ] || echo "$back" | ktap_diag
+ktap_check "killed with pages queued: ${fr:-0} of them freed by kpromoted, not promoted (try $try)" test "${fr:-0}" -gt 0
 echo 256 >$T/promote_batch_kb
 echo 10 >$T/promote_delay_ms
 
@@ -337,17 +349,29 @@ ktap_check "promote_exchange=1: $x pages promoted by exchange (pgexchange_succes
 # (tlb_churn: without it QEMU would not set their accessed bits again.)
 # The kernel before the fix looked at such short lists several times in
 # one drain, milliseconds apart, and took the warm pages as idle.
+# The premise holds only while migcheck reads them: its reader reports the
+# longest gap between two of its passes, and a run in which a warm page
+# left node 0 after a gap of a second or more (a slow host stopped the
+# reader; one CI boot: 2 of 512 pages left) is run again, at most three
+# times. A warm page taken while the reader kept to its period fails.
 tlb_churn 0
 fill0 2
 x0=$(stat promote_exchanged)
-"${promote_cmd[@]}" --timeout 20 --size 4096 --total 4M --cold 2M --cold-touch 100 \
-	--await-pct 100 >/tmp/tiering-warm.log 2>&1
-rc=$?
+for ((try = 1; try <= 3; try++)); do
+	"${promote_cmd[@]}" --timeout 20 --size 4096 --total 4M --cold 2M --cold-touch 100 \
+		--await-pct 100 >/tmp/tiering-warm.log 2>&1
+	rc=$?
+	read -r fewest all gap < <(sed -n 's/.*cold region: fewest \([0-9]*\) of \([0-9]*\) .*longest gap between reads \([0-9]*\) ms.*/\1 \2 \3/p' /tmp/tiering-warm.log)
+	if [ -z "$fewest" ] || [ "$fewest" = "$all" ] || [ "${gap:-0}" -lt 1000 ] || [ $try = 3 ]; then
+		break
+	fi
+	echo "try $try: $((all - fewest)) warm pages left node 0, the reader stopped for $gap ms once" | ktap_diag
+	fill0 2
+done
 kill "$TLB_CHURN_PID"
 x=$(($(stat promote_exchanged) - x0))
-read -r fewest all < <(sed -n 's/.*cold region: fewest \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' /tmp/tiering-warm.log)
 ktap_diag </tmp/tiering-warm.log
-ktap_check "node 0 full, 2 MiB read every 100 ms: fewest ${fewest:-?} of ${all:-?} pages on node 0, $x pages promoted by exchange; data intact (exit $rc)" \
+ktap_check "node 0 full, 2 MiB read every 100 ms (longest gap ${gap:-?} ms): fewest ${fewest:-?} of ${all:-?} pages on node 0, $x pages promoted by exchange; data intact (exit $rc, try $try)" \
 	test -n "$fewest" -a "${fewest:-0}" = "${all:--1}" -a \( $rc = 0 -o "$(grep -c 'data intact, but' /tmp/tiering-warm.log)" = 1 \)
 
 # With exchange switched off (/sys/kernel/mm/exchange/enabled 0),

@@ -397,15 +397,27 @@ static const uint64_t cold_seed = 0x636f6c64ULL;
 /* --until: its file ended the wait */
 static bool until_seen;
 
-/* --cold-touch: read a word of every page of the cold region each period */
+/*
+ * --cold-touch: read a word of every page of the cold region each period,
+ * and keep the longest time from the end of one pass to the end of the
+ * next: a region "read every 100 ms" on a host that stopped this thread
+ * for seconds was not warm, and the caller needs to know it
+ */
+static _Atomic double cold_gap_max;
+
 static void *cold_toucher(void *arg __attribute__((unused)))
 {
 	volatile char *c = (volatile char *)cold_addr;
+	double last = now(), t;
 	unsigned long p;
 
 	while (!atomic_load(&stop)) {
 		for (p = 0; p < opt.cold / PAGE_SZ; p++)
 			(void)c[p * PAGE_SZ];
+		t = now();
+		if (t - last > cold_gap_max)
+			cold_gap_max = t - last;
+		last = t;
 		usleep(1000L * opt.cold_touch_ms);
 	}
 	return NULL;
@@ -463,8 +475,9 @@ static bool await_node(void)
 	printf("migcheck: %lu of %lu pages on node %d after %.1f s (wanted %lu)\n",
 	       on, nr_pages, opt.await_node, t, want);
 	if (opt.cold_touch_ms)
-		printf("migcheck: cold region: fewest %lu of %lu pages on node %d\n",
-		       cold_fewest, opt.cold / PAGE_SZ, opt.await_node);
+		printf("migcheck: cold region: fewest %lu of %lu pages on node %d, longest gap between reads %.0f ms\n",
+		       cold_fewest, opt.cold / PAGE_SZ, opt.await_node,
+		       1000 * cold_gap_max);
 	return on >= want;
 }
 
