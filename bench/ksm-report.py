@@ -37,6 +37,12 @@ def num(v):
         return None
 
 
+def per_batch(r):
+    """Pages a batch held on average in one run, None without batches"""
+    n, p = num(r.get("batches", "-")), num(r.get("batch_pages", "-"))
+    return p / n if n and p is not None else None
+
+
 def cell(vals, fmt):
     vals = [v for v in vals if v is not None]
     if not vals:
@@ -68,13 +74,14 @@ def main():
         dv = [v for v in (num(r.get("dedup_per_cpu_s", "-")) for r in rs) if v is not None]
         med[b] = statistics.median(dv) if dv else None
     print("| batch_size | runs | converged | " + " | ".join(c[1] for c in COLS)
-          + f" | dedup/CPU vs {a.ref} | batches | deferred | joined | serial |")
-    print("|" + "---|" * (len(COLS) + 8))
+          + f" | dedup/CPU vs {a.ref} | batches | pages / batch | deferred | joined | serial |")
+    print("|" + "---|" * (len(COLS) + 9))
     for b, rs in by.items():
         conv = sum(r.get("converged") == "1" for r in rs)
         cells = [cell([num(r.get(k, "-")) for r in rs], f) for k, _, f in COLS]
         extra = [cell([num(r.get(k, "-")) for r in rs], "{:.0f}")
                  for k in ("batches", "batch_deferred", "batch_joined", "batch_serial")]
+        extra.insert(1, cell([per_batch(r) for r in rs], "{:.0f}"))
         ref = med.get(a.ref)
         ratio = f"{med[b] / ref:.2f}x" if ref and med[b] is not None else "-"
         print(f"| {b} | {len(rs)} | {conv} of {len(rs)} | " + " | ".join(cells)

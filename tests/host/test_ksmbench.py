@@ -30,9 +30,9 @@ def test_bad_args(tools_built, args):
 
 RUNS = """\
 ksmbench batch=1 dedup_per_cpu_s=1000 ksmd_cpu_s=2.0 converge_s=3 ns_per_page=500 scanned=100 converged=1 batches=0 batch_deferred=0 batch_joined=0 batch_serial=0 run=1 exit=0
-ksmbench batch=256 dedup_per_cpu_s=1300 ksmd_cpu_s=1.5 converge_s=2 ns_per_page=400 scanned=100 converged=1 batches=5 batch_deferred=50 batch_joined=3 batch_serial=0 run=1 exit=0
+ksmbench batch=256 dedup_per_cpu_s=1300 ksmd_cpu_s=1.5 converge_s=2 ns_per_page=400 scanned=100 converged=1 batches=5 batch_pages=500 batch_deferred=50 batch_joined=3 batch_serial=0 run=1 exit=0
 ksmbench batch=1 dedup_per_cpu_s=1200 ksmd_cpu_s=2.2 converge_s=3 ns_per_page=520 scanned=100 converged=1 batches=0 batch_deferred=0 batch_joined=0 batch_serial=0 run=2 exit=0
-ksmbench batch=256 dedup_per_cpu_s=1500 ksmd_cpu_s=- converge_s=9 ns_per_page=- scanned=90 converged=0 batches=4 batch_deferred=40 batch_joined=2 batch_serial=1 run=2 exit=1
+ksmbench batch=256 dedup_per_cpu_s=1500 ksmd_cpu_s=- converge_s=9 ns_per_page=- scanned=90 converged=0 batches=4 batch_pages=480 batch_deferred=40 batch_joined=2 batch_serial=1 run=2 exit=1
 """
 
 
@@ -45,8 +45,10 @@ def test_report(tmp_path):
     assert "| 2 | 2 of 2 | 1100 (1000-1200) |" in rows["1"]
     assert "| 1.00x |" in rows["1"]
     assert "| 2 | 1 of 2 | 1400 (1300-1500) |" in rows["256"]
-    # 1400 / 1100
-    assert "| 1.27x |" in rows["256"]
+    # 1400 / 1100, then batches, and pages a batch: 500 / 5, 480 / 4
+    assert "| 1.27x | 4 (4-5) | 110 (100-120) |" in rows["256"]
+    # no batches at 1: no pages a batch
+    assert "| 1.00x | 0 (0-0) | - |" in rows["1"]
 
 
 def test_report_empty(tmp_path):
