@@ -10,7 +10,9 @@
 #   - mm/migrate_tiering.c without CONFIG_CPUSETS (cpuset.h then lacks
 #     cpuset_node_allowed()) and without CONFIG_MIGRATE_EXCHANGE (what
 #     only the exchange uses must not be left unused: the test config
-#     sets CONFIG_WERROR). Compiled only, as built-in code: not linked.
+#     sets CONFIG_WERROR). Compiled only, as built-in code: not linked;
+#   - mm/ksm_offload.c (the KSM batch engines) without CONFIG_KUNIT and
+#     without CONFIG_FAIL_KSM_ENGINE, which the test config sets.
 #   config-variants.sh [KBUILD_DIR] [TREE]  (build/kbuild-test, build/linux)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +21,8 @@ tree=${2:-$top/build/linux}
 # WHAT OPTION: a module directory under drivers/migrate_offload/, or an
 # mm/ file, built without the option
 variants=("mtcopy CONFIG_KUNIT" "dcbm CONFIG_KUNIT"
-	"mm/migrate_tiering.c CONFIG_CPUSETS" "mm/migrate_tiering.c CONFIG_MIGRATE_EXCHANGE")
+	"mm/migrate_tiering.c CONFIG_CPUSETS" "mm/migrate_tiering.c CONFIG_MIGRATE_EXCHANGE"
+	"mm/ksm_offload.c CONFIG_KUNIT" "mm/ksm_offload.c CONFIG_FAIL_KSM_ENGINE")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "KTAP version 1"

@@ -45,7 +45,7 @@ step series hygiene
 # is counted by ktap.py below.
 scripts/series.sh tap >"$out/series.tap" 2>&1
 cat "$out/series.tap"
-step "config variants: without KUnit, cpusets, exchange"
+step "config variants: without KUnit, cpusets, exchange, KSM engine faults"
 scripts/config-variants.sh >"$out/config-variants.tap" 2>&1
 cat "$out/config-variants.tap"
 
