@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """The KSM benchmark's table: bench/ksm-report.py OUTDIR [--ref BATCH].
 
-Reads OUTDIR/runs.txt (bench/ksm.sh) and prints, per batch size, the
-median and the min-max of each measure over the runs, and the ratio of
-the median dedup per ksmd CPU-second to that of --ref (default 1)."""
+Reads OUTDIR/runs.txt (bench/ksm.sh) and prints, per batch engine (when
+the runs name one) and batch size, the median and the min-max of each
+measure over the runs, and the ratio of the median dedup per ksmd
+CPU-second to that of batch size --ref (default 1) with the same engine.
+Dedup per KSM CPU-second counts the engine's threads (mt's workers,
+swaccel's device) with ksmd."""
 import argparse
 import os
 import statistics
@@ -13,6 +16,8 @@ import sys
 COLS = [
     ("dedup_per_cpu_s", "pages merged / ksmd CPU s", "{:.0f}"),
     ("ksmd_cpu_s", "ksmd CPU s", "{:.2f}"),
+    ("helper_cpu_s", "engine threads CPU s", "{:.2f}"),
+    ("dedup_per_total_cpu_s", "pages merged / KSM CPU s", "{:.0f}"),
     ("converge_s", "time to converge s", "{:.2f}"),
     ("ns_per_page", "ksmd ns / scanned page", "{:.0f}"),
     ("scanned", "pages scanned", "{:.0f}"),
@@ -67,24 +72,31 @@ def main():
             for line in f:
                 print(f"- {line.rstrip()}")
         print()
-    sizes = sorted({r["batch"] for r in rows}, key=int)
-    by = {b: [r for r in rows if r["batch"] == b] for b in sizes}
+    engines = list(dict.fromkeys(r.get("engine", "-") for r in rows))
+    named = engines != ["-"]
+    keys = sorted({(r.get("engine", "-"), r["batch"]) for r in rows},
+                  key=lambda k: (engines.index(k[0]), int(k[1])))
+    by = {k: [r for r in rows if (r.get("engine", "-"), r["batch"]) == k]
+          for k in keys}
     med = {}
-    for b, rs in by.items():
+    for k, rs in by.items():
         dv = [v for v in (num(r.get("dedup_per_cpu_s", "-")) for r in rs) if v is not None]
-        med[b] = statistics.median(dv) if dv else None
-    print("| batch_size | runs | converged | " + " | ".join(c[1] for c in COLS)
+        med[k] = statistics.median(dv) if dv else None
+    print(("| engine " if named else "") + "| batch_size | runs | converged | "
+          + " | ".join(c[1] for c in COLS)
           + f" | dedup/CPU vs {a.ref} | batches | pages / batch | deferred | joined | serial |")
-    print("|" + "---|" * (len(COLS) + 9))
-    for b, rs in by.items():
+    print("|" + "---|" * (len(COLS) + 9 + named))
+    for (e, b), rs in by.items():
         conv = sum(r.get("converged") == "1" for r in rs)
         cells = [cell([num(r.get(k, "-")) for r in rs], f) for k, _, f in COLS]
         extra = [cell([num(r.get(k, "-")) for r in rs], "{:.0f}")
                  for k in ("batches", "batch_deferred", "batch_joined", "batch_serial")]
         extra.insert(1, cell([per_batch(r) for r in rs], "{:.0f}"))
-        ref = med.get(a.ref)
-        ratio = f"{med[b] / ref:.2f}x" if ref and med[b] is not None else "-"
-        print(f"| {b} | {len(rs)} | {conv} of {len(rs)} | " + " | ".join(cells)
+        ref = med.get((e, a.ref))
+        m = med[(e, b)]
+        ratio = f"{m / ref:.2f}x" if ref and m is not None else "-"
+        print((f"| {e} " if named else "")
+              + f"| {b} | {len(rs)} | {conv} of {len(rs)} | " + " | ".join(cells)
               + f" | {ratio} | " + " | ".join(extra) + " |")
 
 

@@ -6,7 +6,10 @@
 # CPUs, nodes, the arguments):
 #   bench/ksm.sh OUTDIR [BATCH_SIZE...]
 # KSMBENCH_RUNS [3], KSMBENCH_ARGS [--size 64 --dup 0.5 --templates 256
-# --zero 64]. Batch sizes default to 1 16 64 256 1024. bench/ksm-report.py
+# --zero 64], KSMBENCH_ENGINES [cpu] (batch engines, each run through
+# every engine and batch size; mt and swaccel load their modules),
+# KSMBENCH_ALGO [xxhash; crc32c if an engine is swaccel, which computes
+# nothing else]. Batch sizes default to 1 16 64 256 1024. bench/ksm-report.py
 # OUTDIR prints the table: medians with min-max, per batch size. Exits 0
 # unless a run found a page with the wrong content (2) or could not set
 # KSM up (4); a run that did not converge is a row of the table.
@@ -17,12 +20,23 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1 16 64 256 1024)
 runs=${KSMBENCH_RUNS:-3}
+read -ra engines <<<"${KSMBENCH_ENGINES:-cpu}"
+algo=${KSMBENCH_ALGO:-xxhash}
+[[ " ${engines[*]} " == *" swaccel "* ]] && algo=${KSMBENCH_ALGO:-crc32c}
+for e in "${engines[@]}"; do
+	case $e in
+	mt) modprobe ksm_mt || exit 4 ;;
+	swaccel) modprobe ksm_swaccel || exit 4 ;;
+	esac
+done
 read -ra kargs <<<"${KSMBENCH_ARGS:---size 64 --dup 0.5 --templates 256 --zero 64}"
 mkdir -p "$out"
 {
 	echo "command: bench/ksm.sh $out ${sizes[*]}"
 	echo "ksmbench args: ${kargs[*]}"
-	echo "runs: $runs, interleaved"
+	echo "runs: $runs, interleaved; engines: ${engines[*]}; checksum_algo: $algo"
+	[ -d /sys/module/ksm_mt ] && echo "ksm_mt: threads $(cat /sys/module/ksm_mt/parameters/threads), thread_min_pages $(cat /sys/module/ksm_mt/parameters/thread_min_pages)"
+	[ -d /sys/module/ksm_swaccel ] && echo "ksm_swaccel: batch_max $(cat /sys/module/ksm_swaccel/parameters/batch_max), latency_us $(cat /sys/module/ksm_swaccel/parameters/latency_us)"
 	echo "kernel: $(uname -r) $(cat /proc/version)"
 	echo "cpus: $(nproc), nodes: $(find /sys/devices/system/node -maxdepth 1 -name "node[0-9]*" | wc -l)"
 	echo "batch_size file: $([ -e /sys/kernel/mm/ksm/batch_size ] && echo yes || echo no)"
@@ -31,14 +45,18 @@ cat "$out/env.txt"
 : >"$out/runs.txt"
 rc=0
 for ((r = 1; r <= runs; r++)); do
-	for b in "${sizes[@]}"; do
-		echo "ksm bench: run $r batch $b" >&2
-		line=$("$TOP/tools/ksmbench/ksmbench" "${kargs[@]}" --batch "$b" --seed "$r")
-		st=$?
-		echo "$line run=$r exit=$st" | tee -a "$out/runs.txt"
-		# Not converged (1) shows in the table; a page that lost its
-		# content (2) or a run that could not start (4) fails the run
-		case $st in 0 | 1) ;; *) rc=$st ;; esac
+	for e in "${engines[@]}"; do
+		for b in "${sizes[@]}"; do
+			echo "ksm bench: run $r engine $e batch $b" >&2
+			line=$("$TOP/tools/ksmbench/ksmbench" "${kargs[@]}" --batch "$b" \
+				--seed "$r" --engine "$e" --algo "$algo")
+			st=$?
+			echo "$line run=$r exit=$st" | tee -a "$out/runs.txt"
+			# Not converged (1) shows in the table; a page that lost
+			# its content (2) or a run that could not start (4)
+			# fails the run
+			case $st in 0 | 1) ;; *) rc=$st ;; esac
+		done
 	done
 done
 exit $rc

@@ -107,12 +107,13 @@ vm_tests 2node topology migbench kunit offload eligibility storm dma mo-selftest
 # and under the other thread and channel counts too. Under TCG on two
 # cores the whole matrix takes over an hour by itself.
 # KSM's batch_size: the ksm category at 1 (the serial scan: upstream's
-# results) carries ksm_batch_tests (batch sizes 1, 16 and 256) and
-# ksm_tests' -b cases; ksm_numa runs at 16 here and at 256 on
+# results) carries ksm_batch_tests (batch sizes 1, 16 and 256, the cpu
+# and mt engines, engine faults) and ksm_tests' -b and -e cases; ksm_numa
+# runs at 16 through KSM's mt engine here and at 256 through cpu on
 # 4node-tiered below. make test-full runs ksm and ksm_numa at 16 and 256
-# under cpu, mtcopy-4 and dcbm-4.
+# under cpu, mtcopy-4 and dcbm-4, and through mt under cpu.
 cats=(migration ksm ksm_numa thp cow)
-mm=(mm:migration@dcbm-4 mm:ksm@mtcopy-4 mm:ksm_numa@cpu+ksmbatch-16 mm:cow)
+mm=(mm:migration@dcbm-4 mm:ksm@mtcopy-4 mm:ksm_numa@cpu+ksmbatch-16+ksmengine-mt mm:cow)
 if [ "${MEMACCEL_TEST_FULL:-0}" = 1 ]; then
 	mm=()
 	for e in "" @mtcopy-4 @dcbm-4 @mtcopy-1 @mtcopy-2 @dcbm-1 @dcbm-8; do
@@ -120,6 +121,9 @@ if [ "${MEMACCEL_TEST_FULL:-0}" = 1 ]; then
 	done
 	for e in cpu mtcopy-4 dcbm-4; do
 		for b in 16 256; do mm+=("mm:ksm@$e+ksmbatch-$b" "mm:ksm_numa@$e+ksmbatch-$b"); done
+	done
+	for b in 16 256; do
+		mm+=("mm:ksm@cpu+ksmbatch-$b+ksmengine-mt" "mm:ksm_numa@cpu+ksmbatch-$b+ksmengine-mt")
 	done
 fi
 vm_tests 2node-4cpu topology "${mm[@]}"

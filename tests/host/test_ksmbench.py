@@ -51,6 +51,29 @@ def test_report(tmp_path):
     assert "| 1.00x | 0 (0-0) | - |" in rows["1"]
 
 
+ENGINE_RUNS = """\
+ksmbench engine=cpu batch=1 dedup_per_cpu_s=1000 ksmd_cpu_s=2.0 helper_cpu_s=0.000 dedup_per_total_cpu_s=1000 converged=1 run=1 exit=0
+ksmbench engine=mt batch=1 dedup_per_cpu_s=900 ksmd_cpu_s=2.2 helper_cpu_s=0.000 dedup_per_total_cpu_s=900 converged=1 run=1 exit=0
+ksmbench engine=mt batch=256 dedup_per_cpu_s=1800 ksmd_cpu_s=1.1 helper_cpu_s=1.100 dedup_per_total_cpu_s=900 converged=1 run=1 exit=0
+ksmbench engine=cpu batch=256 dedup_per_cpu_s=1100 ksmd_cpu_s=1.8 helper_cpu_s=0.000 dedup_per_total_cpu_s=1100 converged=1 run=1 exit=0
+"""
+
+
+def test_report_engines(tmp_path):
+    """A row per engine and batch size, engines in the order of the runs,
+    each batch size against the same engine's batch size 1"""
+    (tmp_path / "runs.txt").write_text(ENGINE_RUNS)
+    r = run([sys.executable, REPORT, str(tmp_path)])
+    assert r.returncode == 0, r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("| cpu ") or ln.startswith("| mt ")]
+    assert [ln.split("|")[1:3] for ln in lines] == [
+        [" cpu ", " 1 "], [" cpu ", " 256 "], [" mt ", " 1 "], [" mt ", " 256 "]]
+    assert "| 1.10x |" in lines[1]
+    # 1800 / 900 per ksmd CPU s; per KSM CPU s (helpers too) 900
+    assert "| 1800 | 1.10 | 1.10 | 900 |" in lines[3]
+    assert "| 2.00x |" in lines[3]
+
+
 def test_report_empty(tmp_path):
     (tmp_path / "runs.txt").write_text("nothing here\n")
     r = run([sys.executable, REPORT, str(tmp_path)])

@@ -63,6 +63,15 @@ if [ -n "${MEMACCEL_KSM_BATCH:-}" ]; then
 	require "KSM batch_size $MEMACCEL_KSM_BATCH" write_value /sys/kernel/mm/ksm/batch_size "$MEMACCEL_KSM_BATCH"
 	echo "# ksm batch_size $(cat /sys/kernel/mm/ksm/batch_size)"
 fi
+# MEMACCEL_KSM_ENGINE=NAME: the engine that checksums KSM's batches
+# (batch_engine; mt comes with its module ksm_mt, loaded here).
+if [ -n "${MEMACCEL_KSM_ENGINE:-}" ]; then
+	[ -w /sys/kernel/mm/ksm/batch_engine ] || ktap_bail_out "MEMACCEL_KSM_ENGINE: no KSM batch_engine in this kernel"
+	[ "$MEMACCEL_KSM_ENGINE" = mt ] && modprobe ksm_mt
+	restore /sys/kernel/mm/ksm/batch_engine
+	require "KSM batch_engine $MEMACCEL_KSM_ENGINE" write_value /sys/kernel/mm/ksm/batch_engine "$MEMACCEL_KSM_ENGINE"
+	echo "# ksm batch_engine $(cat /sys/kernel/mm/ksm/batch_engine)"
+fi
 # MEMACCEL_MM_TIERING=1 (4node-tiered): the tiering paths busy while the
 # selftests run. NUMA balancing in tiering mode with batched promotion and
 # exchange at drain, the exchange tiering policy (200 ms intervals),

@@ -24,16 +24,22 @@ for t in "$@"; do
 	case "$t" in
 	# "mm:CAT@ENGINE" runs it with a migration copy engine selected;
 	# "+tiering" after it with the tiering paths busy beside it, and
-	# "+ksmbatch-N" with KSM's batch_size at N.
+	# "+ksmbatch-N" with KSM's batch_size at N, "+ksmengine-NAME" with
+	# KSM's batch_engine NAME.
 	mm:*@*)
-		spec=${t#mm:} tiering=0 ksmbatch=
+		spec=${t#mm:} tiering=0 ksmbatch='' ksmengine=''
 		if [[ "$spec" =~ \+ksmbatch-([0-9]+) ]]; then
 			ksmbatch=${BASH_REMATCH[1]}
 			spec=${spec/+ksmbatch-$ksmbatch/}
 		fi
+		if [[ "$spec" =~ \+ksmengine-([a-z0-9_]+) ]]; then
+			ksmengine=${BASH_REMATCH[1]}
+			spec=${spec/+ksmengine-$ksmengine/}
+		fi
 		[[ "$spec" == *+tiering ]] && spec=${spec%+tiering} tiering=1
 		cmd=(env MEMACCEL_MM_CATEGORIES="${spec%@*}" MEMACCEL_ENGINE="${spec#*@}" \
 			MEMACCEL_MM_TIERING="$tiering" MEMACCEL_KSM_BATCH="$ksmbatch" \
+			MEMACCEL_KSM_ENGINE="$ksmengine" \
 			bash "$here/mm-selftests.sh") ;;
 	mm:*) cmd=(env MEMACCEL_MM_CATEGORIES="${t#mm:}" bash "$here/mm-selftests.sh") ;;
 	*) cmd=(bash "$here/$t.sh") ;;

@@ -16,7 +16,8 @@
  * the largest copy count, smart_scan 0): pages_shared = templates + 1
  * (the empty pages), pages_sharing = duplicates - templates + zero - 1.
  *
- * It sets batch_size, pages_to_scan and sleep_millisecs, starts ksmd
+ * It sets batch_size, pages_to_scan and sleep_millisecs (and, if asked,
+ * batch_engine and checksum_algo), starts ksmd
  * (run 1), samples the counters every 50 ms until both reach the
  * expected values or --timeout seconds pass, then stops ksmd (run 2,
  * which unmerges) and puts every knob back. It prints one line:
@@ -25,7 +26,10 @@
  * time to reach them), ksmd_cpu_s (ksmd's sum_exec_runtime over that
  * time, from /proc/PID/schedstat), dedup_per_cpu_s (pages_sharing
  * gained per ksmd CPU-second), scanned (pages_scanned), ns_per_page
- * (ksmd CPU per scanned page), and the deltas of the batch counters.
+ * (ksmd CPU per scanned page), helper_cpu_s (the CPU time of the batch
+ * engines' threads: ksm_mt workers, the ksm_swaccel device),
+ * total_cpu_s and dedup_per_total_cpu_s (ksmd and those threads), and
+ * the deltas of the batch counters.
  * Every page is checked at the end: exit 2 if one does not hold what was
  * written to it, 1 if KSM did not converge, else 0.
  */
@@ -56,7 +60,8 @@ static const char *const knobs[] = {
 
 static const char *const stats[] = {
 	"pages_scanned", "full_scans", "batches", "batch_pages",
-	"batch_deferred", "batch_joined", "batch_serial",
+	"batch_deferred", "batch_joined", "batch_serial", "batch_checksums",
+	"batch_checksums_offloaded", "batch_engine_errors", "batch_fallbacks",
 };
 #define NSTATS (sizeof(stats) / sizeof(stats[0]))
 
@@ -76,7 +81,28 @@ static long rd(const char *name)
 	return v;
 }
 
-static int wr(const char *name, long v)
+/* The bracketed word of a choice such as "[cpu] mt" into @word */
+static int rd_choice(const char *name, char *word, size_t len)
+{
+	char path[256], buf[256], *a, *b;
+	FILE *f;
+
+	snprintf(path, sizeof(path), KSM "%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	a = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	a = a ? strchr(buf, '[') : NULL;
+	b = a ? strchr(a, ']') : NULL;
+	if (!b || (size_t)(b - a) > len)
+		return -1;
+	*b = 0;
+	snprintf(word, len, "%s", a + 1);
+	return 0;
+}
+
+static int wr_str(const char *name, const char *v)
 {
 	char path[256];
 	FILE *f;
@@ -86,10 +112,18 @@ static int wr(const char *name, long v)
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	ret = fprintf(f, "%ld", v) < 0 ? -EIO : 0;
+	ret = fputs(v, f) < 0 ? -EIO : 0;
 	if (fclose(f))
 		ret = -errno;
 	return ret;
+}
+
+static int wr(const char *name, long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld", v);
+	return wr_str(name, buf);
 }
 
 static double now(void)
@@ -100,34 +134,15 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* ksmd's CPU time in ns, from /proc/PID/schedstat; -1 if not found */
-static long long ksmd_ns(void)
+/* The first number of /proc/@pid/schedstat: CPU time in ns, or -1 */
+static long long schedstat_ns(const char *pid)
 {
-	static char path[300];
+	char path[300];
 	long long ns = -1;
-	struct dirent *d;
-	char buf[64];
 	FILE *f;
 
-	if (!path[0]) {
-		DIR *dir = opendir("/proc");
-
-		while (dir && (d = readdir(dir))) {
-			char comm[300];
-
-			snprintf(comm, sizeof(comm), "/proc/%s/comm", d->d_name);
-			f = fopen(comm, "r");
-			if (!f)
-				continue;
-			if (fgets(buf, sizeof(buf), f) && !strcmp(buf, "ksmd\n"))
-				snprintf(path, sizeof(path), "/proc/%s/schedstat",
-					 d->d_name);
-			fclose(f);
-		}
-		if (dir)
-			closedir(dir);
-	}
-	f = path[0] ? fopen(path, "r") : NULL;
+	snprintf(path, sizeof(path), "/proc/%s/schedstat", pid);
+	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	if (fscanf(f, "%lld", &ns) != 1)
@@ -136,8 +151,66 @@ static long long ksmd_ns(void)
 	return ns;
 }
 
+/* ksmd's CPU time in ns, from /proc/PID/schedstat; -1 if not found */
+static long long ksmd_ns(void)
+{
+	static char pid[256];
+	struct dirent *d;
+	char path[300], buf[64];
+	FILE *f;
+
+	if (!pid[0]) {
+		DIR *dir = opendir("/proc");
+
+		while (dir && (d = readdir(dir))) {
+			snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(buf, sizeof(buf), f) && !strcmp(buf, "ksmd\n"))
+				snprintf(pid, sizeof(pid), "%s", d->d_name);
+			fclose(f);
+		}
+		if (dir)
+			closedir(dir);
+	}
+	return pid[0] ? schedstat_ns(pid) : -1;
+}
+
+/*
+ * The CPU time of the batch engines' threads, in ns: the ksm_mt/N
+ * workers and the ksm_swaccel device. A thread made during the run
+ * started from 0, so the difference of two sums is the run's share.
+ */
+static long long helpers_ns(void)
+{
+	DIR *dir = opendir("/proc");
+	long long sum = 0, ns;
+	struct dirent *d;
+	char path[300], buf[64];
+	FILE *f;
+
+	while (dir && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) &&
+		    (!strncmp(buf, "ksm_mt/", 7) || !strcmp(buf, "ksm_swaccel\n"))) {
+			ns = schedstat_ns(d->d_name);
+			if (ns > 0)
+				sum += ns;
+		}
+		fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return sum;
+}
+
 struct opts {
 	long size_mb, templates, zero, procs, prefix, batch, scan, sleep_ms;
+	const char *engine, *algo;
 	double dup, vol, timeout;
 	bool thp;
 	unsigned int seed;
@@ -241,7 +314,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: ksmbench [--size MiB] [--dup F] [--templates K] [--zero N]\n"
 		"  [--volatile F] [--prefix BYTES] [--procs N] [--thp] [--batch N]\n"
-		"  [--pages-to-scan N] [--sleep-ms N] [--timeout S] [--seed N]\n");
+		"  [--pages-to-scan N] [--sleep-ms N] [--timeout S] [--seed N]\n"
+		"  [--engine NAME] [--algo xxhash|crc32c]\n");
 	exit(4);
 }
 
@@ -257,12 +331,14 @@ int main(int argc, char **argv)
 		{ "procs", 1, 0, 'n' }, { "thp", 0, 0, 'H' },
 		{ "batch", 1, 0, 'b' }, { "pages-to-scan", 1, 0, 'p' },
 		{ "sleep-ms", 1, 0, 'm' }, { "timeout", 1, 0, 't' },
-		{ "seed", 1, 0, 'r' }, { 0 }
+		{ "seed", 1, 0, 'r' }, { "engine", 1, 0, 'e' },
+		{ "algo", 1, 0, 'a' }, { 0 }
 	};
 	long saved[NKNOBS], before[NSTATS], after[NSTATS];
 	long total, ndup, nvol, i, j, per, want_shared, want_sharing;
 	long shared = 0, sharing = 0, sharing0;
-	long long cpu0, cpu1;
+	long long cpu0, cpu1, h0, h1;
+	char engine0[32] = "", algo0[32] = "", engine[32] = "-", algo[32] = "-";
 	double t0, t1 = 0;
 	int c, ready[2], go[2], rc = 0, status;
 	struct proc *procs;
@@ -285,6 +361,8 @@ int main(int argc, char **argv)
 		case 'm': o.sleep_ms = atol(optarg); break;
 		case 't': o.timeout = atof(optarg); break;
 		case 'r': o.seed = atoi(optarg); break;
+		case 'e': o.engine = optarg; break;
+		case 'a': o.algo = optarg; break;
 		default: usage();
 		}
 	}
@@ -329,6 +407,17 @@ int main(int argc, char **argv)
 		goto restore;
 	}
 	wr("smart_scan", 0);
+	rd_choice("batch_engine", engine0, sizeof(engine0));
+	rd_choice("checksum_algo", algo0, sizeof(algo0));
+	if ((o.engine && wr_str("batch_engine", o.engine)) ||
+	    (o.algo && wr_str("checksum_algo", o.algo))) {
+		fprintf(stderr, "ksmbench: cannot select engine %s, algorithm %s\n",
+			o.engine ?: "-", o.algo ?: "-");
+		rc = 4;
+		goto restore;
+	}
+	rd_choice("batch_engine", engine, sizeof(engine));
+	rd_choice("checksum_algo", algo, sizeof(algo));
 
 	/* The workers */
 	if (pipe(ready) || pipe(go))
@@ -361,6 +450,7 @@ int main(int argc, char **argv)
 		before[i] = rd(stats[i]);
 	sharing0 = rd("pages_sharing");
 	cpu0 = ksmd_ns();
+	h0 = helpers_ns();
 	t0 = now();
 	wr("run", 1);
 	while (now() - t0 < o.timeout) {
@@ -374,24 +464,31 @@ int main(int argc, char **argv)
 	}
 	t1 = now();
 	cpu1 = ksmd_ns();
+	h1 = helpers_ns();
 	for (i = 0; i < (long)NSTATS; i++)
 		after[i] = rd(stats[i]);
 
 	printf("ksmbench size_mb=%ld procs=%ld dup=%.2f templates=%ld zero=%ld volatile=%.2f prefix=%ld thp=%d batch=%ld pages_to_scan=%ld sleep_ms=%ld",
 	       o.size_mb, o.procs, o.dup, o.templates, o.zero, o.vol, o.prefix,
 	       o.thp, o.batch, o.scan, o.sleep_ms);
+	printf(" engine=%s algo=%s", engine, algo);
 	printf(" want_shared=%ld want_sharing=%ld shared=%ld sharing=%ld converged=%d converge_s=%.3f",
 	       want_shared, want_sharing, shared, sharing, ok, t1 - t0);
 	if (cpu0 >= 0 && cpu1 > cpu0) {
 		double cpu = (cpu1 - cpu0) / 1e9;
 		long scanned = after[0] - before[0];
 
+		double help = (h1 - h0) / 1e9;
+
 		printf(" ksmd_cpu_s=%.3f dedup_per_cpu_s=%.0f scanned=%ld ns_per_page=%.0f",
 		       cpu, (sharing - sharing0) / cpu, scanned,
 		       scanned > 0 ? (cpu1 - cpu0) / (double)scanned : 0.0);
+		printf(" helper_cpu_s=%.3f total_cpu_s=%.3f dedup_per_total_cpu_s=%.0f",
+		       help, cpu + help, (sharing - sharing0) / (cpu + help));
 	} else {
 		printf(" ksmd_cpu_s=- dedup_per_cpu_s=- scanned=%ld ns_per_page=-",
 		       after[0] - before[0]);
+		printf(" helper_cpu_s=- total_cpu_s=- dedup_per_total_cpu_s=-");
 	}
 	for (i = 1; i < (long)NSTATS; i++)
 		printf(" %s=%ld", stats[i], before[i] < 0 ? -1 : after[i] - before[i]);
@@ -415,6 +512,10 @@ reap:
 	}
 restore:
 	wr("run", 2);
+	if (o.algo && algo0[0])
+		wr_str("checksum_algo", algo0);
+	if (o.engine && engine0[0])
+		wr_str("batch_engine", engine0);
 	for (i = NKNOBS - 1; i >= 0; i--)
 		if (saved[i] >= 0)
 			wr(knobs[i], saved[i]);
