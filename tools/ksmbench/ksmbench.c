@@ -19,8 +19,9 @@
  * It sets batch_size, pages_to_scan and sleep_millisecs (and, if asked,
  * batch_engine and checksum_algo), starts ksmd
  * (run 1), samples the counters every 50 ms until both reach the
- * expected values or --timeout seconds pass, then stops ksmd (run 2,
- * which unmerges) and puts every knob back. It prints one line:
+ * expected values or --timeout seconds pass, then stops ksmd (run 0,
+ * before the counters are read; then run 2, which unmerges) and puts
+ * every knob back. It prints one line:
  *   ksmbench key=value ...
  * with the settings, the expected and reached counters, converge_s (the
  * time to reach them), ksmd_cpu_s (ksmd's sum_exec_runtime over that
@@ -465,6 +466,8 @@ int main(int argc, char **argv)
 	t1 = now();
 	cpu1 = ksmd_ns();
 	h1 = helpers_ns();
+	/* Stopped, so that the counters read together hold still */
+	wr("run", 0);
 	for (i = 0; i < (long)NSTATS; i++)
 		after[i] = rd(stats[i]);
 
