@@ -7,7 +7,9 @@ the runs name one) and batch size, the median and the min-max of each
 measure over the runs, and the ratio of the median dedup per ksmd
 CPU-second to that of batch size --ref (default 1) with the same engine.
 Dedup per KSM CPU-second counts the engine's threads (mt's workers,
-swaccel's device) with ksmd."""
+swaccel's device) with ksmd. Tree lookups per compare are those of the
+batches' level walks: a search of one page at a time makes one lookup
+per compare, and batch size 1 makes no walk ("-")."""
 import argparse
 import os
 import statistics
@@ -48,6 +50,13 @@ def per_batch(r):
     return p / n if n and p is not None else None
 
 
+def per_compare(r):
+    """Tree lookups per compare of the batches' level walks in one run:
+    1 for searches of one page at a time, None without walks"""
+    c, lk = num(r.get("batch_walk_compares", "-")), num(r.get("batch_walk_lookups", "-"))
+    return lk / c if c and lk is not None else None
+
+
 def cell(vals, fmt):
     vals = [v for v in vals if v is not None]
     if not vals:
@@ -84,14 +93,16 @@ def main():
         med[k] = statistics.median(dv) if dv else None
     print(("| engine " if named else "") + "| batch_size | runs | converged | "
           + " | ".join(c[1] for c in COLS)
-          + f" | dedup/CPU vs {a.ref} | batches | pages / batch | deferred | joined | serial |")
-    print("|" + "---|" * (len(COLS) + 9 + named))
+          + f" | dedup/CPU vs {a.ref} | batches | pages / batch | deferred | joined | serial"
+          + " | tree lookups / compare |")
+    print("|" + "---|" * (len(COLS) + 10 + named))
     for (e, b), rs in by.items():
         conv = sum(r.get("converged") == "1" for r in rs)
         cells = [cell([num(r.get(k, "-")) for r in rs], f) for k, _, f in COLS]
         extra = [cell([num(r.get(k, "-")) for r in rs], "{:.0f}")
                  for k in ("batches", "batch_deferred", "batch_joined", "batch_serial")]
         extra.insert(1, cell([per_batch(r) for r in rs], "{:.0f}"))
+        extra.append(cell([per_compare(r) for r in rs], "{:.2f}"))
         ref = med.get((e, a.ref))
         m = med[(e, b)]
         ratio = f"{m / ref:.2f}x" if ref and m is not None else "-"

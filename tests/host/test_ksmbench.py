@@ -51,6 +51,26 @@ def test_report(tmp_path):
     assert "| 1.00x | 0 (0-0) | - |" in rows["1"]
 
 
+WALK_RUNS = """\
+ksmbench batch=1 dedup_per_cpu_s=1000 converged=1 batches=0 batch_walk_lookups=0 batch_walk_compares=0 run=1 exit=0
+ksmbench batch=256 dedup_per_cpu_s=1300 converged=1 batches=5 batch_pages=500 batch_walk_lookups=100 batch_walk_compares=400 run=1 exit=0
+ksmbench batch=256 dedup_per_cpu_s=1300 converged=1 batches=5 batch_pages=500 batch_walk_lookups=150 batch_walk_compares=300 run=2 exit=0
+"""
+
+
+def test_report_lookups_per_compare(tmp_path):
+    (tmp_path / "runs.txt").write_text(WALK_RUNS)
+    r = run([sys.executable, REPORT, str(tmp_path)])
+    assert r.returncode == 0, r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("| ")]
+    assert lines[0].endswith("| tree lookups / compare |")
+    rows = {ln.split("|")[1].strip(): ln for ln in lines[1:]}
+    # 100 / 400 and 150 / 300: median 0.375, shown to two places
+    assert rows["256"].endswith("| 0.38 (0.25-0.50) |")
+    # no walk at batch size 1
+    assert rows["1"].endswith("| - |")
+
+
 ENGINE_RUNS = """\
 ksmbench engine=cpu batch=1 dedup_per_cpu_s=1000 ksmd_cpu_s=2.0 helper_cpu_s=0.000 dedup_per_total_cpu_s=1000 converged=1 run=1 exit=0
 ksmbench engine=mt batch=1 dedup_per_cpu_s=900 ksmd_cpu_s=2.2 helper_cpu_s=0.000 dedup_per_total_cpu_s=900 converged=1 run=1 exit=0

@@ -63,6 +63,7 @@ static const char *const stats[] = {
 	"pages_scanned", "full_scans", "batches", "batch_pages",
 	"batch_deferred", "batch_joined", "batch_serial", "batch_checksums",
 	"batch_checksums_offloaded", "batch_engine_errors", "batch_fallbacks",
+	"batch_walk_levels", "batch_walk_lookups", "batch_walk_compares",
 };
 #define NSTATS (sizeof(stats) / sizeof(stats[0]))
 
