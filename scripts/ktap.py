@@ -14,8 +14,10 @@ beyond the plan are one failure. "Bail out! REASON"
 REASON" (a test that does not apply) is one skip. Prints failed and
 skipped test names (identical skips once, with a count), the failures of
 first attempts that were retried (RETRY_TAG lines, not counted), each failure
-with the output lines that preceded it in its stream, then one line "N passed, N failed, N skipped"; exits 1
-if anything failed or nothing ran.
+with the output lines around it in its stream (kselftest_harness prints a
+case's diagnostics before its result, tests/vm/lib/ktap.sh's ktap_check
+after it: both are shown), then one line "N passed, N failed, N skipped";
+exits 1 if anything failed or nothing ran.
 """
 import collections
 import re
@@ -60,9 +62,10 @@ def indent_of(s):
 def parse_stream(lines, origin, counts):
     """Count leaf results. Nesting is by indentation (KTAP) or by a '# '
     prefix (kselftest subtests printed as '# ok 1 ...')."""
-    entries = []  # (depth, status, name, directive, output before it)
+    entries = []  # (depth, status, name, directive, output around it)
     plans = {}    # depth -> announced plan (first seen at that depth)
     recent = collections.deque(maxlen=CONTEXT_LINES)
+    after = None  # output after the last result, up to the next one
     bailed = None
     for raw in lines:
         stripped = raw.rstrip("\n")
@@ -88,8 +91,9 @@ def parse_stream(lines, origin, counts):
         m = RESULT.match(stripped)
         if m:
             depth = indent_of(m.group(1)) // 2 + prefix_depth
+            after = []
             entries.append((depth, m.group(2), m.group(4).strip(), m.group(5) or "",
-                            tuple(recent)))
+                            (tuple(recent), after)))
             recent.clear()
             continue
         p = PLAN.match(stripped)
@@ -98,6 +102,8 @@ def parse_stream(lines, origin, counts):
             plans.setdefault(d, int(p.group(2)))
         elif stripped.strip():
             recent.append(stripped)
+            if after is not None and len(after) < CONTEXT_LINES:
+                after.append(stripped)
     # A result is a leaf unless the entries just before it are deeper
     # (subtests are printed before their parent's result line).
     top = min((e[0] for e in entries), default=0)
@@ -128,7 +134,9 @@ def parse_stream(lines, origin, counts):
                     outer.append(n)
                     want = d
             name = " > ".join(list(reversed(outer)) + [name])
-        counts.add(status, f"{origin}: {name}", directive, context)
+        before, following = context
+        counts.add(status, f"{origin}: {name}", directive,
+                   list(before) + [f"(after it) {x}" for x in following])
     if bailed is not None:
         counts.add("not ok", f"{origin}: bailed out: {bailed[0]}", "", bailed[1])
     else:

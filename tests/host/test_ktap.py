@@ -88,6 +88,22 @@ def test_failure_shows_the_output_before_it(tmp_path):
     assert "all fine" not in out
 
 
+def test_failure_shows_the_output_after_it(tmp_path):
+    # tests/vm/lib/ktap.sh's ktap_check prints a failed command's output
+    # after the result line: CI shows only the summary, so it must be there
+    s = ("1..3\nok 1 a\n# took 38s\nnot ok 2 b\n# took 95s\n"
+         "# migcheck: FAIL: fewer than 50% of the pages reached node 2\n"
+         "ok 3 c\n# fine\n")
+    rc, _, out = summarize(tmp_path, s)
+    assert rc == 1
+    block = out.split("FAIL ", 1)[1].splitlines()
+    assert block[0].endswith(": b")
+    assert block[1:4] == [
+        "  | # took 38s", "  | (after it) # took 95s",
+        "  | (after it) # migcheck: FAIL: fewer than 50% of the pages reached node 2"]
+    assert "fine" not in out
+
+
 def test_identical_skips_listed_once_with_count(tmp_path):
     s = "1..3\nok 1 a # SKIP no hugepages\nok 2 a # SKIP no hugepages\nok 3 c # SKIP other\n"
     rc, line, out = summarize(tmp_path, s)
