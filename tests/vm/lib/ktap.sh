@@ -12,7 +12,8 @@
 #                             the rest of the plan is not counted
 #   require DESC CMD...       set-up step; bails out when CMD fails
 #   ktap_ok/ktap_fail NAME, ktap_skip NAME REASON, ktap_result NAME RC
-#   ktap_check NAME CMD...    ok iff CMD succeeds (its output shown on failure)
+#   ktap_check NAME CMD...    ok iff CMD succeeds (its output shown on failure;
+#                             with KTAP_SHOW=REGEX, its matching lines on success)
 #   ktap_expect_rc NAME RC CMD...
 #   ktap_diag                 stdin as "# " diagnostic lines
 #   at_exit CMD...            run CMD when the test exits, however it exits,
@@ -58,6 +59,8 @@ ktap_check() {
 	shift
 	if out=$("$@" 2>&1); then
 		ktap_ok "$name"
+		[ -z "${KTAP_SHOW:-}" ] ||
+			printf '%s\n' "$out" | grep -e "$KTAP_SHOW" | ktap_diag
 	else
 		ktap_fail "$name"
 		printf '%s\n' "$out" | tail -20 | ktap_diag
