@@ -35,7 +35,10 @@ mkdir -p "$out"
 	echo "command: bench/ksm.sh $out ${sizes[*]}"
 	echo "ksmbench args: ${kargs[*]}"
 	echo "runs: $runs, interleaved; engines: ${engines[*]}; checksum_algo: $algo"
-	[ -d /sys/module/ksm_mt ] && echo "ksm_mt: threads $(cat /sys/module/ksm_mt/parameters/threads), thread_min_pages $(cat /sys/module/ksm_mt/parameters/thread_min_pages)"
+	[ -d /sys/module/ksm_mt ] && {
+		P=/sys/module/ksm_mt/parameters
+		echo "ksm_mt: threads $(cat $P/threads), thread_min_pages $(cat $P/thread_min_pages), thread_min_compares $(cat $P/thread_min_compares 2>/dev/null || echo -)"
+	}
 	[ -d /sys/module/ksm_swaccel ] && echo "ksm_swaccel: batch_max $(cat /sys/module/ksm_swaccel/parameters/batch_max), latency_us $(cat /sys/module/ksm_swaccel/parameters/latency_us)"
 	echo "kernel: $(uname -r) $(cat /proc/version)"
 	echo "cpus: $(nproc), nodes: $(find /sys/devices/system/node -maxdepth 1 -name "node[0-9]*" | wc -l)"
