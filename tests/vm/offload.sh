@@ -30,7 +30,7 @@ bad=(
 injections=("3 0 4096" "2 0 2097152" "5 0 65536" "0 2 4096" "0 1 2097152" "7 3 16384")
 per_engine=$((2 * ${#sizes[@]} + 3))
 ktap_plan $((5 + ${#bad[@]} + 4 + ${#engines[@]} * per_engine + ${#injections[@]} +
-	2 + 2 + 4 + 2 + 2 + 1))
+	2 + 2 + 4 + 2 + 1 + 2 + 1))
 
 # Whatever happens below, the settings come back.
 require "mtcopy module" modprobe mtcopy
@@ -276,6 +276,37 @@ split=$(since mtcopy:split_batches)
 echo "idle: split_batches +$split, migcheck exit $mc" | ktap_diag
 ktap_check "mtcopy: other CPUs idle -> splits batches, data intact" \
 	test "$split" -gt 0 -a "$mc" = 0
+
+# --- isolated CPUs ---------------------------------------------------------
+# An isolated CPU is no helper, however idle (mm/offload_cpus.c): with
+# every other CPU in an isolated cpuset partition, mtcopy copies alone.
+# The kernel before the fix split these batches onto them as above.
+ISO=/sys/fs/cgroup/memaccel-isolated
+iso_cpus=$(seq -s, 1 $(($(nproc) - 1)))
+iso=
+if grep -qw cpuset /sys/fs/cgroup/cgroup.controllers; then
+	grep -qw cpuset /sys/fs/cgroup/cgroup.subtree_control ||
+		echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p $ISO
+	at_exit rmdir $ISO
+	at_exit write_value $ISO/cpuset.cpus.partition member
+	echo "$iso_cpus" >$ISO/cpuset.cpus 2>/dev/null &&
+		echo isolated >$ISO/cpuset.cpus.partition 2>/dev/null &&
+		[ "$(cat $ISO/cpuset.cpus.partition)" = isolated ] && iso=1
+fi
+if [ "$iso" = 1 ]; then
+	snap mtcopy:alone_batches mtcopy:split_batches
+	taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
+	mc=$?
+	alone=$(since mtcopy:alone_batches) split=$(since mtcopy:split_batches)
+	echo member >$ISO/cpuset.cpus.partition
+	echo "isolated CPUs $iso_cpus: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
+	ktap_check "mtcopy: other CPUs idle but isolated -> copies alone, never splits, data intact" \
+		test "$alone" -gt 0 -a "$split" = 0 -a "$mc" = 0
+else
+	ktap_skip "mtcopy: other CPUs idle but isolated -> copies alone" \
+		"no isolated cpuset partition of CPUs $iso_cpus: $(cat $ISO/cpuset.cpus.partition 2>&1)"
+fi
 
 # --- what a helper needs to pay ------------------------------------------
 # With split_folios cleared, mtcopy shares whole folios among threads: a
