@@ -105,3 +105,96 @@ def test_no_damo_is_a_clear_bail_out(tmp_path):
     assert rc == 1 and line == "0 passed, 1 failed", out
     assert "Bail out! set-up failed: damo from the venv" in out
     assert f"# no damo in {tmp_path}/none" in out and "never" not in out
+
+
+VMTESTS_LIB = os.path.join(TOP, "tests", "vm", "lib", "vmtests.sh")
+
+# A run_vmtests.sh that prints what the upstream one prints for each test
+# (6.12: the title block, the output with "# ", a numbered result).
+FAKE_RUN_VMTESTS = r"""#!/usr/bin/env bash
+n=0 code=0
+run_test() {
+	local title="running $*"
+	printf '# %s\n' "${title//?/-}" "$title" "${title//?/-}"
+	("$@" 2>&1) | sed 's/^/# /'
+	local ret=${PIPESTATUS[0]} name
+	name=$(echo "$*" | sed -e 's/^\(bash \)\?\.\///')
+	n=$((n + 1))
+	if [ $ret = 0 ]; then echo "ok $n $name"
+	elif [ $ret = 4 ]; then echo "ok $n $name # SKIP"; code=4
+	else echo "not ok $n $name # exit=$ret"; code=1; fi
+}
+echo "TAP version 13"
+for t in $TESTS; do run_test ./$t -x; done
+echo "# SUMMARY"
+echo "1..$n"
+exit $code
+"""
+
+# Each fake test logs its runs; "flaky" and "subtests" fail their first run.
+FAKE_TEST = r"""#!/usr/bin/env bash
+name=$(basename "$0")
+echo "$name $*" >>runs.log
+runs=$(grep -c "^$name " runs.log)
+case $name in
+good) echo fine; exit 0 ;;
+skipper) echo "no widget"; exit 4 ;;
+bad) echo broken; exit 1 ;;
+flaky) [ "$runs" -gt 1 ] || { echo "race lost"; exit 1; }; exit 0 ;;
+subtests)
+	echo "1..2"; echo "ok 1 first"
+	if [ "$runs" -gt 1 ]; then echo "ok 2 second"; exit 0; fi
+	echo "not ok 2 second"; exit 1 ;;
+esac
+"""
+
+
+def vmtests_run(tmp_path, tests, attempts=3):
+    """Run run_vmtests_retried in a directory of fake tests; return (rc,
+    stdout, ktap.py's output lines, the tests' runs)."""
+    (tmp_path / "run_vmtests.sh").write_text(FAKE_RUN_VMTESTS)
+    for t in ("good", "skipper", "bad", "flaky", "subtests"):
+        (tmp_path / t).write_text(FAKE_TEST)
+    for f in tmp_path.iterdir():
+        f.chmod(0o755)
+    r = run(["bash", "-c", f". {VMTESTS_LIB}; run_vmtests_retried cat {attempts}"],
+            cwd=tmp_path, env={**os.environ, "TESTS": " ".join(tests)})
+    tap = tmp_path / "mm.tap"
+    tap.write_text(r.stdout)
+    s = run([sys.executable, KTAP, str(tap)])
+    runs = (tmp_path / "runs.log").read_text().splitlines()
+    return r.returncode, r.stdout, s.stdout.strip().splitlines(), runs
+
+
+def test_vmtests_retry_runs_only_the_failed_test_again(tmp_path):
+    """A test that fails once is run again alone, with its arguments; the
+    tests that passed run once (the whole category ran again before)."""
+    rc, out, summary, runs = vmtests_run(tmp_path, ["good", "flaky", "skipper"])
+    assert rc == 4, out
+    assert runs == ["good -x", "flaky -x", "skipper -x", "flaky -x"], runs
+    assert summary[-1] == "2 passed, 0 failed, 1 skipped", summary
+    assert any(x.startswith("RETRIED") and "flaky -x" in x for x in summary), summary
+    assert "ok 2 flaky -x # attempt 2 alone" in out.splitlines(), out
+    # the failed attempt's output stays, tagged
+    assert "# [first attempt failed, retried] # race lost" in out.splitlines(), out
+
+
+def test_vmtests_failed_subtests_of_a_retried_attempt_are_not_counted(tmp_path):
+    rc, out, summary, runs = vmtests_run(tmp_path, ["subtests", "good"])
+    assert rc == 0, out
+    assert runs == ["subtests -x", "good -x", "subtests -x"], runs
+    assert summary[-1] == "3 passed, 0 failed", summary
+
+
+def test_vmtests_a_test_failing_every_attempt_fails(tmp_path):
+    rc, out, summary, runs = vmtests_run(tmp_path, ["bad", "good"])
+    assert rc == 1, out
+    assert runs == ["bad -x", "good -x", "bad -x", "bad -x"], runs
+    assert summary[-1] == "1 passed, 1 failed", summary
+    assert "not ok 1 bad -x # exit=1, attempt 3 alone" in out.splitlines(), out
+
+
+def test_vmtests_one_attempt_is_no_retry(tmp_path):
+    rc, out, summary, runs = vmtests_run(tmp_path, ["flaky", "good"], attempts=1)
+    assert rc == 1 and runs == ["flaky -x", "good -x"], runs
+    assert summary[-1] == "1 passed, 1 failed", summary

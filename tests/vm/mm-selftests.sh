@@ -4,6 +4,7 @@
 # categories in MEMACCEL_MM_CATEGORIES. Their TAP goes through unchanged.
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/engines.sh"
+. "$(dirname "$0")/lib/vmtests.sh"
 dir=${MEMACCEL_KSELFTEST:-$TOP/build/kselftest}/mm
 cats=${MEMACCEL_MM_CATEGORIES:-migration ksm ksm_numa thp cow}
 [ -x "$dir/run_vmtests.sh" ] || ktap_bail_out "mm selftests not built in $dir (make selftests)"
@@ -120,12 +121,13 @@ if [ "${MEMACCEL_MM_TIERING:-0}" = 1 ]; then
 fi
 echo "# hugetlb reserved: 2M $(cat $hp/hugepages-2048kB/nr_hugepages), 1G $(cat $hp/hugepages-1048576kB/nr_hugepages 2>/dev/null || echo n/a)"
 
-# A failed category is run again, up to MEMACCEL_MM_ATTEMPTS times in all
-# (default 3); the output of every failed attempt stays above as
-# diagnostics, every line prefixed with RETRY_TAG (scripts/ktap.py lists
-# the tests that failed in it as "RETRIED" in the summary), and the last
-# attempt's results are what counts. Some upstream tests race with the
-# kernel in ways TCG's timing makes likelier:
+# A test that failed is run again alone, up to MEMACCEL_MM_ATTEMPTS times
+# in all (default 3; lib/vmtests.sh); the output of every failed attempt
+# stays as diagnostics, every line prefixed with RETRY_TAG (scripts/ktap.py
+# lists the tests that failed in it as "RETRIED" in the summary), and the
+# last attempt's result is what counts. (Until 2026-11-29 the whole
+# category ran again: 7 minutes for one ksm_tests -U.) Some upstream tests
+# race with the kernel in ways TCG's timing makes likelier:
 #  - migration shared_anon*: a reader faulting while the page is being
 #    unmapped takes a reference, the move fails with -EAGAIN, and the test
 #    gives up after 100 failed move_pages() in a row (seen once in a CI
@@ -144,21 +146,8 @@ echo "# hugetlb reserved: 2M $(cat $hp/hugepages-2048kB/nr_hugepages), 1G $(cat 
 #    2026-11-29, and in none of 56 runs outside the category).
 # (ksm_numa's race with smart scan is removed above.) A real regression
 # fails every attempt.
-RETRY_TAG='# [first attempt failed, retried] '
-attempts=${MEMACCEL_MM_ATTEMPTS:-3}
-for ((a = 1; ; a++)); do
-	out=$(./run_vmtests.sh -t "$cats" 2>&1)
-	rc=$?
-	# run_vmtests.sh exits 4 (KSFT_SKIP) when a test skipped, also when
-	# an earlier one failed (a later skip overwrites its exit code): look
-	# at the results as well.
-	if { { [ $rc = 0 ] || [ $rc = 4 ]; } && ! printf '%s\n' "$out" | grep -q '^not ok'; } ||
-	   [ "$a" -ge "$attempts" ]; then
-		printf '%s\n' "$out"
-		break
-	fi
-	printf '%s\n' "$out" | sed "s/^/$RETRY_TAG/"
-done
+run_vmtests_retried "$cats" "${MEMACCEL_MM_ATTEMPTS:-3}"
+rc=$?
 if [ -n "${MEMACCEL_ENGINE:-}" ]; then
 	echo "# engine stats: $(mo_stats)"
 fi

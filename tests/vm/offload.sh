@@ -277,6 +277,20 @@ echo "idle: split_batches +$split, migcheck exit $mc" | ktap_diag
 ktap_check "mtcopy: other CPUs idle -> splits batches, data intact" \
 	test "$split" -gt 0 -a "$mc" = 0
 
+# alone_check NAME SIZE MIN_ALONE: move 2 x 8 MiB of SIZE folios from this
+# CPU; mtcopy must copy at least MIN_ALONE batches alone, split none, and
+# the data must stay intact.
+alone_check() {
+	local alone split mc
+	snap mtcopy:alone_batches mtcopy:split_batches
+	taskset -c $self "$MIGCHECK" --size "$2" --total 8M --moves 2 --strict-moves >/dev/null 2>&1
+	mc=$?
+	alone=$(since mtcopy:alone_batches) split=$(since mtcopy:split_batches)
+	echo "$1: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
+	ktap_check "$1: copied alone and counted, data intact" \
+		test "$alone" -ge "$3" -a "$split" = 0 -a "$mc" = 0
+}
+
 # --- isolated CPUs ---------------------------------------------------------
 # An isolated CPU is no helper, however idle (mm/offload_cpus.c): with
 # every other CPU in an isolated cpuset partition, mtcopy copies alone.
@@ -295,16 +309,10 @@ if grep -qw cpuset /sys/fs/cgroup/cgroup.controllers; then
 		[ "$(cat $ISO/cpuset.cpus.partition)" = isolated ] && iso=1
 fi
 if [ "$iso" = 1 ]; then
-	snap mtcopy:alone_batches mtcopy:split_batches
-	taskset -c $self "$MIGCHECK" --size 2097152 --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-	mc=$?
-	alone=$(since mtcopy:alone_batches) split=$(since mtcopy:split_batches)
+	alone_check "mtcopy: other CPUs idle but isolated ($iso_cpus)" 2097152 1
 	echo member >$ISO/cpuset.cpus.partition
-	echo "isolated CPUs $iso_cpus: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
-	ktap_check "mtcopy: other CPUs idle but isolated -> copies alone, never splits, data intact" \
-		test "$alone" -gt 0 -a "$split" = 0 -a "$mc" = 0
 else
-	ktap_skip "mtcopy: other CPUs idle but isolated -> copies alone" \
+	ktap_skip "mtcopy: other CPUs idle but isolated ($iso_cpus): copied alone and counted, data intact" \
 		"no isolated cpuset partition of CPUs $iso_cpus: $(cat $ISO/cpuset.cpus.partition 2>&1)"
 fi
 
@@ -313,19 +321,6 @@ fi
 # batch of one 2 MB folio, however idle the other CPUs, is copied by the
 # migrating thread alone (counted), and data stays intact. A batch below
 # 2 x thread_min_kb as well. Neither depends on timing.
-# alone_check NAME SIZE MIN_ALONE: move 2 x 8 MiB of SIZE folios from this
-# CPU; mtcopy must copy at least MIN_ALONE batches alone, split none, and
-# the data must stay intact.
-alone_check() {
-	local alone split mc
-	snap mtcopy:alone_batches mtcopy:split_batches
-	taskset -c $self "$MIGCHECK" --size "$2" --total 8M --moves 2 --strict-moves >/dev/null 2>&1
-	mc=$?
-	alone=$(since mtcopy:alone_batches) split=$(since mtcopy:split_batches)
-	echo "$1: alone_batches +$alone, split_batches +$split, migcheck exit $mc" | ktap_diag
-	ktap_check "$1: copied alone and counted, data intact" \
-		test "$alone" -ge "$3" -a "$split" = 0 -a "$mc" = 0
-}
 if [ -e $MTCOPY/split_folios ]; then
 	echo N >$MTCOPY/split_folios
 	alone_check "mtcopy split_folios=N, one-folio batches of 2 MB" 2097152 8
