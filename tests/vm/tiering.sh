@@ -250,6 +250,10 @@ echo 0 >/proc/sys/kernel/numa_balancing
 demotion_batches() {
 	awk '/^\{ reason: +8,/ { for (i = 1; i < NF; i++) if ($i == "hitcount:") n += $(i + 1) } END { print n + 0 }' $EV/hist
 }
+# A test run before this one (tiering-damon keeps node 0 full without
+# swap) may have left node 0's kswapd given up: revive it, so that this
+# test does not depend on the order.
+revive_kswapd0 || echo "node 0's kswapd could not be revived: $(node0_unreclaimable)" | ktap_diag
 for e in "${engines[@]}"; do
 	require "engine $e" mo_select "$e"
 	d0=$(($(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct)))
@@ -308,6 +312,7 @@ echo 1 >$T/promote_batch
 # run wakes it for every folio left without a partner, so it would leave
 # nothing for this check to see.
 echo 0 >$T/promote_exchange
+revive_kswapd0 || echo "node 0's kswapd could not be revived: $(node0_unreclaimable)" | ktap_diag
 fill0 $cold
 echo "node 0 filled: $(free0) MiB free, $(zfree0) in DMA32; DMA32 watermarks min $(wmark0 min) low $(wmark0 low) high $(wmark0 high) MiB" | ktap_diag
 x0=$(stat promote_exchanged) k0=$(vmstat pageoutrun)
