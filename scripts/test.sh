@@ -147,8 +147,10 @@ tiered=(mm:ksm_numa@mtcopy-2+tiering+ksmbatch-256)
 [ "${MEMACCEL_TEST_FULL:-0}" = 1 ] &&
 	tiered+=(mm:cow@dcbm-2+tiering mm:ksm@cpu+tiering mm:thp@mtcopy-2+tiering)
 # tiering-damon first: after tiering, DAMON took 4-7 times as long to move
-# migrate_cold's pages (93-154 s against 15-22 s alone, with no task
-# left using CPU; not understood), about 4 of make test's minutes.
+# migrate_cold's pages on the host of 11-28 (93-154 s against 15-22 s
+# alone, with no task left using CPU; not understood), about 4 of make
+# test's minutes. Both tests revive node 0's kswapd if the test before
+# left it given up, so neither depends on the order.
 vm_tests 4node-tiered topology tiering-damon tiering tiering-policy "${tiered[@]}"
 
 stage_times

@@ -125,7 +125,13 @@ run_test() {
 	else echo "not ok $n $name # exit=$ret"; code=1; fi
 }
 echo "TAP version 13"
-for t in $TESTS; do run_test ./$t -x; done
+[ -n "${FAKE_EXIT:-}" ] && { echo "no hugetlbfs support in kernel?"; exit "$FAKE_EXIT"; }
+for t in $TESTS; do
+	case $t in
+	*.sh) run_test bash ./$t -x ;;
+	*) run_test ./$t -x ;;
+	esac
+done
 echo "# SUMMARY"
 echo "1..$n"
 exit $code
@@ -141,6 +147,10 @@ good) echo fine; exit 0 ;;
 skipper) echo "no widget"; exit 4 ;;
 bad) echo broken; exit 1 ;;
 flaky) [ "$runs" -gt 1 ] || { echo "race lost"; exit 1; }; exit 0 ;;
+twice) [ "$runs" -gt 2 ] || { echo "race lost"; exit 1; }; exit 0 ;;
+skipafter) [ "$runs" -gt 1 ] || exit 1; exit 4 ;;
+script.sh) [ "$runs" -gt 1 ] || exit 1; exit 0 ;;
+reader) [ "$runs" -gt 1 ] || exit 1; cat >/dev/null; exit 0 ;;
 subtests)
 	echo "1..2"; echo "ok 1 first"
 	if [ "$runs" -gt 1 ]; then echo "ok 2 second"; exit 0; fi
@@ -149,20 +159,22 @@ esac
 """
 
 
-def vmtests_run(tmp_path, tests, attempts=3):
+def vmtests_run(tmp_path, tests, attempts=3, env=None):
     """Run run_vmtests_retried in a directory of fake tests; return (rc,
     stdout, ktap.py's output lines, the tests' runs)."""
     (tmp_path / "run_vmtests.sh").write_text(FAKE_RUN_VMTESTS)
-    for t in ("good", "skipper", "bad", "flaky", "subtests"):
+    for t in ("good", "skipper", "bad", "flaky", "subtests", "twice", "skipafter",
+              "script.sh", "reader"):
         (tmp_path / t).write_text(FAKE_TEST)
     for f in tmp_path.iterdir():
         f.chmod(0o755)
     r = run(["bash", "-c", f". {VMTESTS_LIB}; run_vmtests_retried cat {attempts}"],
-            cwd=tmp_path, env={**os.environ, "TESTS": " ".join(tests)})
+            cwd=tmp_path, env={**os.environ, "TESTS": " ".join(tests), **(env or {})})
     tap = tmp_path / "mm.tap"
     tap.write_text(r.stdout)
     s = run([sys.executable, KTAP, str(tap)])
-    runs = (tmp_path / "runs.log").read_text().splitlines()
+    log = tmp_path / "runs.log"
+    runs = log.read_text().splitlines() if log.exists() else []
     return r.returncode, r.stdout, s.stdout.strip().splitlines(), runs
 
 
@@ -198,3 +210,42 @@ def test_vmtests_one_attempt_is_no_retry(tmp_path):
     rc, out, summary, runs = vmtests_run(tmp_path, ["flaky", "good"], attempts=1)
     assert rc == 1 and runs == ["flaky -x", "good -x"], runs
     assert summary[-1] == "1 passed, 1 failed", summary
+
+
+def test_vmtests_a_skip_after_a_failure_is_a_failure(tmp_path):
+    rc, out, summary, runs = vmtests_run(tmp_path, ["skipafter", "good"])
+    assert rc == 1, out
+    assert runs == ["skipafter -x", "good -x", "skipafter -x", "skipafter -x"], runs
+    assert summary[-1] == "1 passed, 1 failed", summary
+
+
+def test_vmtests_middle_attempts_are_tagged_too(tmp_path):
+    """fail, fail, pass: both failed attempts are listed, the pass counts
+    once; the stream's TAP header is never tagged."""
+    rc, out, summary, runs = vmtests_run(tmp_path, ["twice"])
+    assert rc == 0, out
+    assert runs == ["twice -x"] * 3, runs
+    assert summary[-1] == "1 passed, 0 failed", summary
+    assert len([x for x in summary if x.startswith("RETRIED")]) == 2, summary
+    assert out.splitlines()[0] == "TAP version 13", out
+
+
+def test_vmtests_a_script_is_run_again_with_bash(tmp_path):
+    rc, out, summary, runs = vmtests_run(tmp_path, ["script.sh", "good"])
+    assert rc == 0 and runs == ["script.sh -x", "good -x", "script.sh -x"], out
+    assert summary[-1] == "2 passed, 0 failed", summary
+
+
+def test_vmtests_a_retried_test_does_not_read_the_results(tmp_path):
+    """A retried test gets no stdin: the results after it are all counted."""
+    rc, out, summary, runs = vmtests_run(tmp_path, ["reader", "good", "skipper"])
+    assert runs == ["reader -x", "good -x", "skipper -x", "reader -x"], runs
+    assert summary[-1] == "2 passed, 0 failed, 1 skipped", summary
+
+
+def test_vmtests_a_run_that_ends_early_fails(tmp_path):
+    """run_vmtests.sh exiting 1 before any test (its hugetlbfs check) is a
+    failure, not an empty pass."""
+    rc, out, summary, runs = vmtests_run(tmp_path, ["good"], env={"FAKE_EXIT": "1"})
+    assert rc == 1 and runs == [], out
+    assert summary[-1].endswith("1 failed"), summary

@@ -48,6 +48,10 @@ restore /proc/sys/kernel/numa_balancing
 # migcheck runs on CPU 0: without this, DAMON stops seeing its accesses
 # once QEMU's TLB holds them all (lib/tiers.sh)
 tlb_churn 0
+# as tiering.sh: a test before this one may have left node 0's kswapd
+# given up (this one's checks do not need it, but its timing might)
+echo "node 0 at the start: $(node0_unreclaimable)" | ktap_diag
+revive_kswapd0 || echo "node 0's kswapd could not be revived: $(node0_unreclaimable)" | ktap_diag
 at_exit write_value $MO/engine cpu
 echo 0 >/proc/sys/kernel/numa_balancing
 

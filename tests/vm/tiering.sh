@@ -250,11 +250,11 @@ echo 0 >/proc/sys/kernel/numa_balancing
 demotion_batches() {
 	awk '/^\{ reason: +8,/ { for (i = 1; i < NF; i++) if ($i == "hitcount:") n += $(i + 1) } END { print n + 0 }' $EV/hist
 }
-# A test run before this one (tiering-damon keeps node 0 full without
-# swap) may have left node 0's kswapd given up: revive it, so that this
-# test does not depend on the order.
-revive_kswapd0 || echo "node 0's kswapd could not be revived: $(node0_unreclaimable)" | ktap_diag
 for e in "${engines[@]}"; do
+	# A test before this one (tiering-damon keeps node 0 full without
+	# swap), or the engine before, may have left node 0's kswapd given
+	# up: revive it, so that no check depends on the order.
+	revive_kswapd0 || echo "node 0's kswapd could not be revived: $(node0_unreclaimable)" | ktap_diag
 	require "engine $e" mo_select "$e"
 	d0=$(($(vmstat pgdemote_kswapd) + $(vmstat pgdemote_direct)))
 	b0=$(demotion_batches) u0=$(node0_unreclaimable)

@@ -2,21 +2,26 @@
 # shellcheck shell=bash
 # run_vmtests_retried CATS ATTEMPTS: run the upstream run_vmtests.sh of the
 # current directory for the categories CATS, then run each test that
-# failed again alone, in the same way run_vmtests.sh runs it, until it
-# passes or has run ATTEMPTS times in all. Prints run_vmtests.sh's TAP with
-# every failed attempt (its output and its result line) prefixed with
-# RETRY_TAG, which scripts/ktap.py lists as RETRIED and does not count, and
-# the last attempt's result under the test's own number. Returns 1 if a
-# test failed its last attempt, else run_vmtests.sh's exit code (4 when a
-# test skipped), 0 when it failed only in attempts that were retried.
+# failed again alone, as run_vmtests.sh ran it, until it passes or has run
+# ATTEMPTS times in all. Prints run_vmtests.sh's TAP with every failed
+# attempt (its output and its result line) prefixed with RETRY_TAG, which
+# scripts/ktap.py lists as RETRIED and does not count, and the last
+# attempt's result under the test's own number. A test that skips after
+# a failed attempt counts as failed. Returns 1 if a test failed its last
+# attempt, 4 if a test skipped, 0 otherwise. When run_vmtests.sh ended in
+# another way (a set-up that failed, a signal: an exit code other than 0,
+# 1 or 4, or 1 with no failed test listed), one failed result more, and
+# its exit code.
 # A retry costs the one test's time, not its category's: the ksm
 # category's first run takes about 7 minutes under TCG.
 RETRY_TAG='# [first attempt failed, retried] '
 
-# the command run_vmtests.sh ran for the test it names NAME (pretty_name():
-# "./" or "bash ./" taken off)
+# vmtests_command NAME: the command run_vmtests.sh ran for the test it
+# names NAME (pretty_name() takes "./" or "bash ./" off), if it can be
+# run again from here: the first word a file of this directory
 vmtests_command() {
 	local first=${1%% *}
+	[ -f "./$first" ] || return 1
 	if [[ $first == *.sh ]]; then
 		echo "bash ./$1"
 	else
@@ -25,30 +30,31 @@ vmtests_command() {
 }
 
 # vmtests_retry NUM NAME ATTEMPTS: the test's next attempts; prints the TAP
-# of each (the failed ones tagged), returns 0 if the last one passed or
-# skipped
+# of each (the failed ones tagged), returns 0 if the last one passed
 vmtests_retry() {
 	local num=$1 name=$2 attempts=$3 a cmd out rc res
-	cmd=$(vmtests_command "$name")
+	if ! cmd=$(vmtests_command "$name"); then
+		echo "# $name: not run again (not a file of $PWD)"
+		echo "not ok $num $name # failed, not retried"
+		return 1
+	fi
 	for ((a = 2; a <= attempts; a++)); do
-		# as run_test() before each test of these two categories
-		if [[ $name == khugepaged* || $name == transhuge-stress* || $name == split_huge_page_test* ]]; then
-			echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
-			echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
-		fi
-		# word splitting of $cmd is what run_vmtests.sh's "$@" had
+		# word splitting of $cmd is what run_vmtests.sh's "$@" had;
+		# no stdin: the caller reads the TAP from it
 		# shellcheck disable=SC2086
-		out=$(printf -- '--- attempt %d of %s alone ---\n' "$a" "$name"; $cmd 2>&1)
+		out=$(printf -- '--- attempt %d of %s alone ---\n' "$a" "$name"
+			$cmd 2>&1 </dev/null)
 		rc=$?
 		case $rc in
 		0) res="ok $num $name # attempt $a alone" ;;
-		4) res="ok $num $name # SKIP attempt $a alone" ;;
+		# KSFT_SKIP after a failure is no pass
+		4) res="not ok $num $name # exit=4 (skip) after a failed attempt, attempt $a alone" ;;
 		*) res="not ok $num $name # exit=$rc, attempt $a alone" ;;
 		esac
-		if [ $rc = 0 ] || [ $rc = 4 ] || [ "$a" -ge "$attempts" ]; then
+		if [ $rc = 0 ] || [ "$a" -ge "$attempts" ]; then
 			printf '%s\n' "$out" | sed 's/^/# /'
 			echo "$res"
-			[ $rc = 0 ] || [ $rc = 4 ]
+			[ $rc = 0 ]
 			return
 		fi
 		{ printf '%s\n' "$out" | sed 's/^/# /'; echo "$res"; } | sed "s/^/$RETRY_TAG/"
@@ -57,31 +63,38 @@ vmtests_retry() {
 }
 
 run_vmtests_retried() {
-	local cats=$1 attempts=$2 out rc line failed=0
+	local cats=$1 attempts=$2 out rc line failed=0 listed=0 last=0
 	local -a block=()
 	out=$(./run_vmtests.sh -t "$cats" 2>&1)
 	rc=$?
-	while IFS= read -r line; do
+	while IFS= read -r line <&3; do
+		[[ $line =~ ^(not\ )?ok\ ([0-9]+) ]] && last=${BASH_REMATCH[2]}
 		if [[ $line =~ ^not\ ok\ ([0-9]+)\ (.*)\ \#\ exit=[0-9]+$ ]] && [ "$attempts" -gt 1 ]; then
+			listed=1
 			# the test's whole block: its kselftest subtests are
 			# results too
 			printf '%s\n' "${block[@]}" "$line" | sed "s/^/$RETRY_TAG/"
 			vmtests_retry "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "$attempts" || failed=1
 			block=()
 		elif [[ $line =~ ^(not\ )?ok\ [0-9]+ ]]; then
-			[[ $line == not* ]] && failed=1
+			[[ $line == not* ]] && failed=1 listed=1
 			printf '%s\n' "${block[@]}" "$line"
 			block=()
+		elif [[ $line == "TAP version"* ]]; then
+			# the stream's header, not the first test's output
+			echo "$line"
 		else
 			block+=("$line")
 		fi
-	done <<<"$out"
+	done 3<<<"$out"
 	[ ${#block[@]} = 0 ] || printf '%s\n' "${block[@]}"
-	if [ $failed = 1 ]; then
-		return 1
-	elif [ $rc = 4 ]; then
-		return 4
+	# ended in another way than its tests' results say: one failure more,
+	# so that a run cut short cannot pass
+	if [ $rc != 0 ] && [ $rc != 4 ] && { [ $rc != 1 ] || [ $listed = 0 ]; }; then
+		echo "not ok $((last + 1)) run_vmtests.sh -t $cats # exit=$rc, no failed test listed"
+		return "$rc"
 	fi
+	[ $failed = 1 ] && return 1
 	# run_vmtests.sh exits 4 (KSFT_SKIP) when a test skipped, also when
 	# an earlier one failed (a later skip overwrites its exit code)
 	grep -q '^ok [0-9]* .*# SKIP' <<<"$out" && return 4
