@@ -249,3 +249,20 @@ def test_vmtests_a_run_that_ends_early_fails(tmp_path):
     rc, out, summary, runs = vmtests_run(tmp_path, ["good"], env={"FAKE_EXIT": "1"})
     assert rc == 1 and runs == [], out
     assert summary[-1].endswith("1 failed"), summary
+
+
+def test_vmtests_a_test_that_cannot_run_again_fails_untagged(tmp_path):
+    """A failed test whose command is not a file here is not retried, not
+    listed as RETRIED, and fails once."""
+    rc, out, summary, runs = vmtests_run(tmp_path, ["missing", "good"])
+    assert rc == 1 and runs == ["good -x"], out
+    assert summary[-1] == "1 passed, 1 failed", summary
+    assert not any(x.startswith("RETRIED") for x in summary), summary
+
+
+def test_vmtests_a_skip_before_any_test_fails(tmp_path):
+    """run_vmtests.sh exiting 4 before its first test (its root check)
+    reports nothing: that is one failure, not an empty pass."""
+    rc, out, summary, runs = vmtests_run(tmp_path, ["good"], env={"FAKE_EXIT": "4"})
+    assert rc == 4 and runs == [], out
+    assert summary[-1].endswith("1 failed"), summary

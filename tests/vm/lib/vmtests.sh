@@ -33,17 +33,13 @@ vmtests_command() {
 # of each (the failed ones tagged), returns 0 if the last one passed
 vmtests_retry() {
 	local num=$1 name=$2 attempts=$3 a cmd out rc res
-	if ! cmd=$(vmtests_command "$name"); then
-		echo "# $name: not run again (not a file of $PWD)"
-		echo "not ok $num $name # failed, not retried"
-		return 1
-	fi
+	cmd=$(vmtests_command "$name") || return 1
 	for ((a = 2; a <= attempts; a++)); do
 		# word splitting of $cmd is what run_vmtests.sh's "$@" had;
 		# no stdin: the caller reads the TAP from it
 		# shellcheck disable=SC2086
 		out=$(printf -- '--- attempt %d of %s alone ---\n' "$a" "$name"
-			$cmd 2>&1 </dev/null)
+			$cmd 2>&1 </dev/null 3<&-)
 		rc=$?
 		case $rc in
 		0) res="ok $num $name # attempt $a alone" ;;
@@ -63,18 +59,23 @@ vmtests_retry() {
 }
 
 run_vmtests_retried() {
-	local cats=$1 attempts=$2 out rc line failed=0 listed=0 last=0
+	local cats=$1 attempts=$2 out rc line failed=0 listed=0 last=0 num name
 	local -a block=()
 	out=$(./run_vmtests.sh -t "$cats" 2>&1)
 	rc=$?
 	while IFS= read -r line <&3; do
 		[[ $line =~ ^(not\ )?ok\ ([0-9]+) ]] && last=${BASH_REMATCH[2]}
-		if [[ $line =~ ^not\ ok\ ([0-9]+)\ (.*)\ \#\ exit=[0-9]+$ ]] && [ "$attempts" -gt 1 ]; then
+		num='' name=''
+		if [[ $line =~ ^not\ ok\ ([0-9]+)\ (.*)\ \#\ exit=[0-9]+$ ]]; then
+			num=${BASH_REMATCH[1]} name=${BASH_REMATCH[2]}
+		fi
+		# a failed test that can be run again from here
+		if [ -n "$name" ] && [ "$attempts" -gt 1 ] && vmtests_command "$name" >/dev/null; then
 			listed=1
 			# the test's whole block: its kselftest subtests are
 			# results too
 			printf '%s\n' "${block[@]}" "$line" | sed "s/^/$RETRY_TAG/"
-			vmtests_retry "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "$attempts" || failed=1
+			vmtests_retry "$num" "$name" "$attempts" || failed=1
 			block=()
 		elif [[ $line =~ ^(not\ )?ok\ [0-9]+ ]]; then
 			[[ $line == not* ]] && failed=1 listed=1
@@ -90,7 +91,9 @@ run_vmtests_retried() {
 	[ ${#block[@]} = 0 ] || printf '%s\n' "${block[@]}"
 	# ended in another way than its tests' results say: one failure more,
 	# so that a run cut short cannot pass
-	if [ $rc != 0 ] && [ $rc != 4 ] && { [ $rc != 1 ] || [ $listed = 0 ]; }; then
+	# (4 with no result at all: it stopped before its first test)
+	if { [ $rc != 0 ] && [ $rc != 4 ] && { [ $rc != 1 ] || [ $listed = 0 ]; }; } ||
+	   { [ $rc = 4 ] && [ "$last" = 0 ]; }; then
 		echo "not ok $((last + 1)) run_vmtests.sh -t $cats # exit=$rc, no failed test listed"
 		return "$rc"
 	fi
