@@ -8,14 +8,18 @@
 # configuration is measured on placements of one kind; migbench's
 # tlb_alias_folios column shows whether it held. MIGBENCH_PLACEMENT=any
 # leaves placement to the allocator. placement_release stops the holder.
+# The holder's log is a new file of this run (mktemp, under $TMPDIR): with
+# a fixed name, the wait below could read the "placement held" of an
+# earlier run's log before the holder's redirection emptied it.
 placement_pid=
-placement_log=/tmp/placement-hold.log
+placement_log=
 
 placement_hold() {
 	if [ "${MIGBENCH_PLACEMENT:-hold}" = any ]; then
 		echo "placement: left to the allocator (MIGBENCH_PLACEMENT=any)"
 		return 0
 	fi
+	placement_log=$(mktemp -t placement-hold.XXXXXX)
 	"$TOP/tools/migbench/migbench" --hold-placement >"$placement_log" 2>&1 &
 	placement_pid=$!
 	until grep -q '^placement held' "$placement_log"; do
@@ -23,6 +27,7 @@ placement_hold() {
 			cat "$placement_log" >&2
 			echo "placement: the holder failed" >&2
 			placement_pid=
+			rm -f "$placement_log"
 			return 1
 		fi
 		sleep 0.2
@@ -35,4 +40,5 @@ placement_release() {
 	kill "$placement_pid" 2>/dev/null || true
 	wait "$placement_pid" 2>/dev/null || true
 	placement_pid=
+	rm -f "$placement_log"
 }

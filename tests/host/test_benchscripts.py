@@ -19,6 +19,7 @@ MO=$TOP/mo
 MTCOPY=$TOP/mtcopy
 mo_select() { echo "$1" >"$MO/engine"; }
 mo_stats() { echo stub; }
+trace_events() { return 1; }
 """
 
 FAKE_MIGBENCH = """\
@@ -28,6 +29,7 @@ FAKE_MIGBENCH = """\
 if [ "$1" = --hold-placement ]; then
 	trap 'echo released >>"$TOP/events"; exit 0' TERM
 	echo hold >>"$TOP/events"
+	readlink /proc/$$/fd/1 >"$TOP/holder-log"
 	echo "placement held: fake"
 	while :; do sleep 0.05; done
 fi
@@ -58,8 +60,10 @@ def test_engines_sh_starts_afresh_and_interleaves(tmp_path, placement):
     mb.chmod(mb.stat().st_mode | stat.S_IEXEC)
     csv = tmp_path / "engines.csv"
     csv.write_text("stale row of a crashed attempt\n")
+    tmp = tmp_path / "tmp"
+    os.makedirs(tmp)
     env = dict(os.environ, TOP=str(tmp_path), MIGBENCH_ARGS="--reps 2",
-               MIGBENCH_PLACEMENT=placement)
+               MIGBENCH_PLACEMENT=placement, TMPDIR=str(tmp))
     r = subprocess.run(["bash", str(tmp_path / "bench" / "engines.sh"), str(csv),
                         "cpu", "mtcopy-2", "mtcopy-2s", "mtcopy-2w"],
                        env=env, capture_output=True, text=True, timeout=60)
@@ -73,6 +77,13 @@ def test_engines_sh_starts_afresh_and_interleaves(tmp_path, placement):
         assert events.read_text().split() == ["hold", "released"]
     else:
         assert not events.exists()
+    # The holder's log is this run's own file under TMPDIR, gone at the
+    # end: a fixed /tmp/placement-hold.log left by an earlier run was read
+    # as "held" before the holder's redirection emptied it (CI of 6d168ec).
+    if placement == "hold":
+        log = (tmp_path / "holder-log").read_text().strip()
+        assert os.path.dirname(log) == str(tmp), log
+    assert os.listdir(tmp) == [], os.listdir(tmp)
 
 
 @pytest.mark.parametrize("awk", [a for a in ("mawk", "gawk", "awk") if shutil.which(a)])
