@@ -150,6 +150,32 @@ echo "# hugetlb reserved: 2M $(cat $hp/hugepages-2048kB/nr_hugepages), 1G $(cat 
 # fails every attempt.
 run_vmtests_retried "$cats" "${MEMACCEL_MM_ATTEMPTS:-3}"
 rc=$?
+# ksm_batch_tests mounts debugfs for its engine faults where nobody has,
+# and must unmount it after (run.sh mounted it for this guest): one fault
+# test with debugfs unmounted, which must leave it unmounted. Its result
+# goes to $MEMACCEL_KTAP_OUT/$MEMACCEL_TEST_NAME-debugfs.tap.
+if [[ " $cats " == *" ksm "* ]] && [ -x ./ksm_batch_tests ]; then
+	t=ksm_batch.batch16.failing_engine_falls_back_to_cpu
+	{
+		echo "KTAP version 1"
+		echo "1..1"
+		if ! umount /sys/kernel/debug; then
+			echo "ok 1 $t leaves debugfs as it found it # SKIP debugfs busy"
+		else
+			o=$(./ksm_batch_tests -r "$t" 2>&1)
+			trc=$?
+			left=no
+			mountpoint -q /sys/kernel/debug && left=yes && umount /sys/kernel/debug
+			mount -t debugfs none /sys/kernel/debug
+			printf '%s\n' "$o" | tail -4 | sed 's/^/# /'
+			if [ $trc = 0 ] && [ $left = no ]; then
+				echo "ok 1 $t leaves debugfs as it found it (unmounted)"
+			else
+				echo "not ok 1 $t leaves debugfs as it found it: exit $trc, debugfs left mounted: $left"
+			fi
+		fi
+	} >"${MEMACCEL_KTAP_OUT:-/tmp}/${MEMACCEL_TEST_NAME:-mm}-debugfs.tap"
+fi
 if [ -n "${MEMACCEL_ENGINE:-}" ]; then
 	echo "# engine stats: $(mo_stats)"
 fi
