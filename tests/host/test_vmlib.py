@@ -151,6 +151,7 @@ twice) [ "$runs" -gt 2 ] || { echo "race lost"; exit 1; }; exit 0 ;;
 skipafter) [ "$runs" -gt 1 ] || exit 1; exit 4 ;;
 script.sh) [ "$runs" -gt 1 ] || exit 1; exit 0 ;;
 reader) [ "$runs" -gt 1 ] || exit 1; cat >/dev/null; exit 0 ;;
+sleeper) sleep 60 ;;
 subtests)
 	echo "1..2"; echo "ok 1 first"
 	if [ "$runs" -gt 1 ]; then echo "ok 2 second"; exit 0; fi
@@ -159,16 +160,17 @@ esac
 """
 
 
-def vmtests_run(tmp_path, tests, attempts=3, env=None):
-    """Run run_vmtests_retried in a directory of fake tests; return (rc,
-    stdout, ktap.py's output lines, the tests' runs)."""
+def vmtests_run(tmp_path, tests, attempts=3, env=None, wrap=()):
+    """Run run_vmtests_retried in a directory of fake tests (under the
+    command WRAP, if given); return (rc, stdout, ktap.py's output lines,
+    the tests' runs)."""
     (tmp_path / "run_vmtests.sh").write_text(FAKE_RUN_VMTESTS)
     for t in ("good", "skipper", "bad", "flaky", "subtests", "twice", "skipafter",
-              "script.sh", "reader"):
+              "script.sh", "reader", "sleeper"):
         (tmp_path / t).write_text(FAKE_TEST)
     for f in tmp_path.iterdir():
         f.chmod(0o755)
-    r = run(["bash", "-c", f". {VMTESTS_LIB}; run_vmtests_retried cat {attempts}"],
+    r = run([*wrap, "bash", "-c", f". {VMTESTS_LIB}; run_vmtests_retried cat {attempts}"],
             cwd=tmp_path, env={**os.environ, "TESTS": " ".join(tests), **(env or {})})
     tap = tmp_path / "mm.tap"
     tap.write_text(r.stdout)
@@ -266,3 +268,25 @@ def test_vmtests_a_skip_before_any_test_fails(tmp_path):
     rc, out, summary, runs = vmtests_run(tmp_path, ["good"], env={"FAKE_EXIT": "4"})
     assert rc == 4 and runs == [], out
     assert summary[-1].endswith("1 failed"), summary
+
+
+def test_vmtests_raw_output_survives_a_kill(tmp_path):
+    """With VMTESTS_RAW, what run_vmtests.sh and each retry printed is in
+    that file as it comes: run.sh's timeout, which kills the run before
+    it prints its TAP, leaves it (and run.sh adds its tail to the TAP)."""
+    raw = tmp_path / "raw.log"
+    rc, out, summary, runs = vmtests_run(tmp_path, ["flaky", "good", "sleeper"],
+                                         env={"VMTESTS_RAW": str(raw)},
+                                         wrap=("timeout", "-s", "TERM", "4"))
+    assert rc == 124 and out == "", out
+    lines = raw.read_text().splitlines()
+    assert "not ok 1 flaky -x # exit=1" in lines, lines
+    assert "ok 2 good -x" in lines, lines
+    assert "# running ./sleeper -x" in lines, lines
+    # a retry's output goes there too (flaky fails its first run of a
+    # fresh directory)
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    rc, out, summary, runs = vmtests_run(fresh, ["flaky"], env={"VMTESTS_RAW": str(raw)})
+    assert rc == 0 and runs == ["flaky -x", "flaky -x"], out
+    assert "--- attempt 2 of flaky -x alone ---" in raw.read_text().splitlines(), out

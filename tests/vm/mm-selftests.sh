@@ -148,6 +148,11 @@ echo "# hugetlb reserved: 2M $(cat $hp/hugepages-2048kB/nr_hugepages), 1G $(cat 
 #    outside the category).
 # (ksm_numa's race with smart scan is removed above.) A real regression
 # fails every attempt.
+# What run_vmtests.sh prints, also as it comes: if run.sh's timeout kills
+# this script, the TAP below is never printed, and run.sh adds the tail
+# of this file to the test's TAP instead.
+export VMTESTS_RAW=${MEMACCEL_KTAP_OUT:-/tmp}/${MEMACCEL_TEST_NAME:-mm}.raw.log
+: >"$VMTESTS_RAW"
 run_vmtests_retried "$cats" "${MEMACCEL_MM_ATTEMPTS:-3}"
 rc=$?
 # ksm_batch_tests mounts debugfs for its engine faults where nobody has,

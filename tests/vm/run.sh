@@ -48,7 +48,12 @@ for t in "$@"; do
 	echo "vm-tests: $name ..."
 	timeout -k 10 "${MEMACCEL_TEST_TIMEOUT:-1200}" "${cmd[@]}" >"$out/$name.tap" 2>&1
 	rc=$?
-	[ $rc = 124 ] && echo "not ok 999 $name timed out after ${MEMACCEL_TEST_TIMEOUT:-1200}s" >>"$out/$name.tap"
+	if [ $rc = 124 ]; then
+		# what it printed as it went, if it keeps that (mm-selftests.sh)
+		[ -s "$out/$name.raw.log" ] &&
+			tail -n 60 "$out/$name.raw.log" | sed 's/^/# raw: /' >>"$out/$name.tap"
+		echo "not ok 999 $name timed out after ${MEMACCEL_TEST_TIMEOUT:-1200}s" >>"$out/$name.tap"
+	fi
 	echo "vm-tests: $name exit $rc in $(( $(date +%s) - start ))s"
 done
 bash "$here/dmesg.sh" >"$out/dmesg.tap" 2>&1

@@ -14,6 +14,9 @@
 # its exit code.
 # A retry costs the one test's time, not its category's: the ksm
 # category's first run takes about 7 minutes under TCG.
+# VMTESTS_RAW: a file that gets the output of run_vmtests.sh and of each
+# retry as it comes (appended), so that a run that run.sh's timeout kills
+# leaves what it printed (the TAP above is printed only at the end).
 RETRY_TAG='# [first attempt failed, retried] '
 
 # vmtests_command NAME: the command run_vmtests.sh ran for the test it
@@ -38,8 +41,9 @@ vmtests_retry() {
 		# word splitting of $cmd is what run_vmtests.sh's "$@" had;
 		# no stdin: the caller reads the TAP from it
 		# shellcheck disable=SC2086
-		out=$(printf -- '--- attempt %d of %s alone ---\n' "$a" "$name"
-			$cmd 2>&1 </dev/null 3<&-)
+		out=$({ printf -- '--- attempt %d of %s alone ---\n' "$a" "$name"
+			$cmd 2>&1 </dev/null 3<&-; } | tee -a "${VMTESTS_RAW:-/dev/null}"
+			exit "${PIPESTATUS[0]}")
 		rc=$?
 		case $rc in
 		0) res="ok $num $name # attempt $a alone" ;;
@@ -61,7 +65,8 @@ vmtests_retry() {
 run_vmtests_retried() {
 	local cats=$1 attempts=$2 out rc line failed=0 listed=0 last=0 num name
 	local -a block=()
-	out=$(./run_vmtests.sh -t "$cats" 2>&1)
+	out=$(./run_vmtests.sh -t "$cats" 2>&1 | tee -a "${VMTESTS_RAW:-/dev/null}"
+		exit "${PIPESTATUS[0]}")
 	rc=$?
 	while IFS= read -r line <&3; do
 		[[ $line =~ ^(not\ )?ok\ ([0-9]+) ]] && last=${BASH_REMATCH[2]}
