@@ -16,7 +16,9 @@
 # category's first run takes about 7 minutes under TCG.
 # VMTESTS_RAW: a file that gets the output of run_vmtests.sh and of each
 # retry as it comes (appended), so that a run that run.sh's timeout kills
-# leaves what it printed (the TAP above is printed only at the end).
+# leaves what it printed (the TAP above is printed only at the end). The
+# output of the test that was running may be missing from it (run_test()
+# pipes each test through sed, which buffers), but its title is there.
 RETRY_TAG='# [first attempt failed, retried] '
 
 # vmtests_command NAME: the command run_vmtests.sh ran for the test it
